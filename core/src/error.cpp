@@ -1,0 +1,69 @@
+#include "dpmargin/error.hpp"
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+
+namespace dpmargin {
+namespace {
+
+// Shortest "%.{15,16,17}g" that reads back as the same double (std::to_chars for floating
+// point is not available in every standard library we build with, e.g. older libc++).
+std::string formatValue(double value) {
+  if (std::isnan(value)) return "nan";
+  if (std::isinf(value)) return value > 0 ? "inf" : "-inf";
+  char buffer[32];
+  for (int precision = 15; precision <= 17; ++precision) {
+    std::snprintf(buffer, sizeof buffer, "%.*g", precision, value);
+    if (std::strtod(buffer, nullptr) == value) break;
+  }
+  return buffer;
+}
+
+}  // namespace
+
+const char* errorCodeName(ErrorCode code) noexcept {
+  switch (code) {
+    case ErrorCode::kBadParameter:
+      return "BAD_PARAMETER";
+    case ErrorCode::kOutOfMemory:
+      return "OUT_OF_MEMORY";
+    case ErrorCode::kCancelled:
+      return "CANCELLED";
+    case ErrorCode::kInternal:
+      return "INTERNAL";
+  }
+  return "INTERNAL";
+}
+
+void throwBadParameter(const std::string& name, const std::string& requirement, double value) {
+  throw Error(ErrorCode::kBadParameter, name,
+              name + " must be " + requirement + ", but is " + formatValue(value));
+}
+
+void requireFinite(const char* name, double value) {
+  if (!std::isfinite(value)) throwBadParameter(name, "finite", value);
+}
+
+void requirePositive(const char* name, double value) {
+  if (!(std::isfinite(value) && value > 0.0)) throwBadParameter(name, "finite and positive", value);
+}
+
+void requireNonNegative(const char* name, double value) {
+  if (!(std::isfinite(value) && value >= 0.0)) {
+    throwBadParameter(name, "finite and non-negative", value);
+  }
+}
+
+void requireOpenUnit(const char* name, double value) {
+  if (!(value > 0.0 && value < 1.0)) throwBadParameter(name, "in (0, 1)", value);
+}
+
+void requireAtLeast(const char* name, double value, double lowerBound) {
+  if (!(std::isfinite(value) && value >= lowerBound)) {
+    throwBadParameter(name, "finite and at least " + formatValue(lowerBound), value);
+  }
+}
+
+}  // namespace dpmargin
