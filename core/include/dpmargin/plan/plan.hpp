@@ -1,0 +1,90 @@
+// The data-free plan of a training run (SPEC §2.2–2.7): everything the mechanism will do that
+// depends only on public quantities (ε, δ, n, d, b and the options), so it can be shown — and
+// checked against the paper — before any data is read.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace dpmargin::plan {
+
+enum class Selector { kIter, kPrivTune };           // paper Algo 2 (M*) / Algo 3 (M′)
+enum class Calibration { kTight, kPaper };          // SPEC §2.9
+enum class ScoreKind { kEmpirical, kPopulation };  // SPEC §2.5
+
+// Public names used by the JS API and the CLI ("iter", "tight", "empirical", …).
+const char* toString(Selector selector) noexcept;
+const char* toString(Calibration calibration) noexcept;
+const char* toString(ScoreKind score) noexcept;
+// Parse a public name; throws BAD_PARAMETER naming `parameter` on an unknown value.
+Selector parseSelector(const std::string& value, const char* parameter = "selector");
+Calibration parseCalibration(const std::string& value, const char* parameter = "calibration");
+ScoreKind parseScoreKind(const std::string& value, const char* parameter = "score");
+
+// Provisional default cap on noisy-GD iterations. T never changes privacy (σ scales with √T),
+// only utility and time; the final default is to be chosen by measurement (performance issue).
+inline constexpr std::uint64_t kDefaultMaxIterations = 1000;
+// PrivTune: the TNB's η. η = 1 (geometric K) is the paper's and Papernot–Steinke's main case.
+inline constexpr double kPrivTuneEta = 1.0;
+// Tight T: the T at which the paper's utility bound is within 5% of its floor (SPEC §2.4 item 6).
+inline constexpr double kTightIterationTolerance = 0.05;
+
+struct PlanRequest {
+  double epsilon = 0;
+  double delta = 0;
+  std::uint64_t n = 0;
+  std::uint64_t d = 0;
+  double normBound = 1.0;  // b: public bound on ‖x‖₂
+  Selector selector = Selector::kIter;
+  Calibration calibration = Calibration::kTight;
+  ScoreKind score = ScoreKind::kEmpirical;
+  double expectedRuns = 10.0;  // E[K] of PrivTune (ignored by Iter)
+  double jlFailure = 0.0;      // β, total JL failure probability; 0 → 1/n² (paper's theorems)
+  std::uint64_t maxIterations = kDefaultMaxIterations;
+};
+
+// A request whose numbers arrive as doubles (from JS or a command line): n, d, maxIterations
+// must be integral. Validates every field and names the offending one.
+struct PlanInput {
+  double epsilon = 0, delta = 0, n = 0, d = 0, normBound = 1.0;
+  std::string selector = "iter", calibration = "tight", score = "empirical";
+  double expectedRuns = 10.0, jlFailure = 0.0;
+  double maxIterations = static_cast<double>(kDefaultMaxIterations);
+};
+PlanRequest toPlanRequest(const PlanInput& input);
+
+struct CandidatePlan {
+  double gamma = 0;          // margin γ ∈ Γ
+  std::uint64_t kJl = 0;     // k_γ from the JL bound
+  bool projected = false;    // false when k_γ ≥ d (Φ = I)
+  std::uint64_t dim = 0;     // dimension trained in: k_γ if projected, else d
+  double c = 0;              // hinge scale
+  double clipRadius = 0;     // R
+  double sensitivity = 0;    // Δ = 2R/c (replace-one)
+  std::uint64_t iterations = 0;           // T actually run
+  std::uint64_t iterationsUncapped = 0;   // T by the calibration rule before maxIterations
+  bool capped = false;                    // maxIterations bound
+  double sigma = 0;          // per-step gradient noise sd, from the integer T
+  double stepSize = 0;       // η (paper's worst-case rule)
+  double scorePenalty = 0;   // population-score penalty (0 for the empirical score)
+};
+
+struct Plan {
+  PlanRequest request;
+  double beta = 0;              // JL failure probability actually used
+  double muTotal = 0;           // μ of the whole run (GDP)
+  double muRun = 0;             // μ of each base run
+  double scoreSd = 0;           // sd of the Gaussian noise on each count score (Δ_U = 1)
+  double epsilonSpent = 0;      // ε recomputed from muTotal by the same accounting (≤ ε)
+  // PrivTune only:
+  double tnbR = 0;              // r of TNB_{η, r}
+  double tnbEta = 0;
+  double probabilityMiss = 0;   // P(a given candidate is never tried)
+  std::vector<CandidatePlan> candidates;
+};
+
+// Throws dpmargin::Error(BAD_PARAMETER) naming the parameter on any invalid field.
+Plan makePlan(const PlanRequest& request);
+
+}  // namespace dpmargin::plan

@@ -1,0 +1,27 @@
+import { readFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { fileURLToPath } from "node:url";
+
+export const repoRoot = fileURLToPath(new URL("../../", import.meta.url));
+export const vectors = JSON.parse(
+  readFileSync(new URL("../reference/accounting-vectors.json", import.meta.url), "utf8"),
+);
+
+/** |actual − expected| ≤ tol·|expected| (absolute near 0). */
+export function expectRelative(actual, expected, tol = 1e-10, what = "") {
+  const e = Number(expected);
+  const scale = Math.max(Math.abs(e), Number.MIN_VALUE);
+  const rel = Math.abs(actual - e) / scale;
+  if (!(rel <= tol)) {
+    throw new Error(`${what}: expected ${expected}, got ${actual} (relative error ${rel})`);
+  }
+}
+
+/** Run the package's bin the way npm would (node dist/cli.js …). */
+export function cli(...args) {
+  const result = spawnSync(process.execPath, [`${repoRoot}dist/cli.js`, ...args], {
+    encoding: "utf8",
+    timeout: 60_000,
+  });
+  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
+}

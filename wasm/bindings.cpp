@@ -1,0 +1,197 @@
+// Embind registrations of the core. Every entry point runs inside guard(): a C++ exception
+// never crosses into JavaScript; the caller gets {ok: true, value} or {ok: false, code,
+// parameter, message}, which the TypeScript layer turns into a DpMarginError.
+#include <emscripten/bind.h>
+#include <emscripten/val.h>
+
+#include <new>
+#include <string>
+#include <vector>
+
+#include "dpmargin/accounting/gdp.hpp"
+#include "dpmargin/accounting/grid.hpp"
+#include "dpmargin/accounting/jl.hpp"
+#include "dpmargin/accounting/ngd.hpp"
+#include "dpmargin/accounting/scores.hpp"
+#include "dpmargin/accounting/selection.hpp"
+#include "dpmargin/accounting/tnb.hpp"
+#include "dpmargin/error.hpp"
+#include "dpmargin/plan/plan.hpp"
+
+using emscripten::val;
+namespace acc = dpmargin::accounting;
+namespace pl = dpmargin::plan;
+
+namespace {
+
+val failure(const char* code, const std::string& parameter, const std::string& message) {
+  val out = val::object();
+  out.set("ok", false);
+  out.set("code", std::string(code));
+  out.set("parameter", parameter);
+  out.set("message", message);
+  return out;
+}
+
+template <typename F>
+val guard(F&& body) {
+  try {
+    val out = val::object();
+    out.set("ok", true);
+    out.set("value", body());
+    return out;
+  } catch (const dpmargin::Error& e) {
+    return failure(dpmargin::errorCodeName(e.code()), e.parameter(), e.what());
+  } catch (const std::bad_alloc&) {
+    return failure("OUT_OF_MEMORY", "", "out of memory in the WebAssembly module");
+  } catch (const std::exception& e) {
+    return failure("INTERNAL", "", std::string("internal error: ") + e.what());
+  } catch (...) {
+    return failure("INTERNAL", "", "internal error: unknown exception");
+  }
+}
+
+val toArray(const std::vector<double>& values) {
+  val out = val::array();
+  for (std::size_t i = 0; i < values.size(); ++i) out.set(i, values[i]);
+  return out;
+}
+
+// 64-bit counts leave as doubles: exact up to 2^53; larger k_γ (≥ 10¹⁶, only for absurdly
+// small margins) lose their last digits in JS, which only ever compares them with d.
+double asNumber(std::uint64_t v) { return static_cast<double>(v); }
+
+val candidateToJs(const pl::CandidatePlan& c) {
+  val o = val::object();
+  o.set("gamma", c.gamma);
+  o.set("kJl", asNumber(c.kJl));
+  o.set("projected", c.projected);
+  o.set("k", asNumber(c.dim));
+  o.set("c", c.c);
+  o.set("clipRadius", c.clipRadius);
+  o.set("sensitivity", c.sensitivity);
+  o.set("T", asNumber(c.iterations));
+  o.set("TUncapped", asNumber(c.iterationsUncapped));
+  o.set("capped", c.capped);
+  o.set("sigma", c.sigma);
+  o.set("stepSize", c.stepSize);
+  o.set("scorePenalty", c.scorePenalty);
+  return o;
+}
+
+val planToJs(const pl::Plan& p) {
+  const pl::PlanRequest& r = p.request;
+  val o = val::object();
+  o.set("epsilon", r.epsilon);
+  o.set("delta", r.delta);
+  o.set("n", asNumber(r.n));
+  o.set("d", asNumber(r.d));
+  o.set("normBound", r.normBound);
+  o.set("selector", std::string(pl::toString(r.selector)));
+  o.set("calibration", std::string(pl::toString(r.calibration)));
+  o.set("score", std::string(pl::toString(r.score)));
+  o.set("maxIterations", asNumber(r.maxIterations));
+  o.set("jlFailure", p.beta);
+  o.set("mu", p.muTotal);
+  o.set("muRun", p.muRun);
+  o.set("scoreSd", p.scoreSd);
+  o.set("epsilonSpent", p.epsilonSpent);
+  o.set("neighbouring", std::string("replace-one"));
+  if (r.selector == pl::Selector::kPrivTune) {
+    o.set("expectedRuns", r.expectedRuns);
+    o.set("tnbEta", p.tnbEta);
+    o.set("tnbR", p.tnbR);
+    o.set("probabilityMiss", p.probabilityMiss);
+  }
+  val rows = val::array();
+  for (std::size_t i = 0; i < p.candidates.size(); ++i) rows.set(i, candidateToJs(p.candidates[i]));
+  o.set("candidates", rows);
+  return o;
+}
+
+// ---- entry points (all guarded) ----
+val plan(const pl::PlanInput& input) {
+  return guard([&] { return planToJs(pl::makePlan(pl::toPlanRequest(input))); });
+}
+val gdpDelta(double eps, double mu) { return guard([&] { return val(acc::gdpDelta(eps, mu)); }); }
+val gdpLogDelta(double eps, double mu) {
+  return guard([&] { return val(acc::gdpLogDelta(eps, mu)); });
+}
+val gdpEpsilon(double mu, double delta) {
+  return guard([&] { return val(acc::gdpEpsilon(mu, delta)); });
+}
+val gdpMu(double eps, double delta) { return guard([&] { return val(acc::gdpMu(eps, delta)); }); }
+val composeGdp(val mus) {
+  return guard([&] { return val(acc::composeGdp(emscripten::vecFromJSArray<double>(mus))); });
+}
+val paperMuMstar(double eps, double delta) {
+  return guard([&] { return val(acc::paperMuMstar(eps, delta)); });
+}
+val paperEpsilonLemma(double mu, double delta) {
+  return guard([&] { return val(acc::paperEpsilonLemma(mu, delta)); });
+}
+val marginGrid(double n, double b) {
+  return guard([&] {
+    return toArray(acc::marginGrid(dpmargin::requireCount("n", n, 2), b));
+  });
+}
+val tnbSummary(double eta, double r, double candidates) {
+  return guard([&] {
+    const acc::Tnb t{eta, r};
+    acc::validateTnb(t);
+    const std::uint64_t m = dpmargin::requireCount("candidates", candidates, 1);
+    val o = val::object();
+    o.set("mean", acc::tnbMean(t));
+    o.set("probabilityMiss", acc::tnbProbabilityMiss(t, m));
+    val pmf = val::array();
+    for (std::uint64_t k = 1; k <= 10; ++k) pmf.set(k - 1, acc::tnbPmf(t, k));
+    o.set("pmf1to10", pmf);
+    return o;
+  });
+}
+val tnbPgf(double eta, double r, double s) {
+  return guard([&] { return val(acc::tnbPgf({eta, r}, s)); });
+}
+val ps22Epsilon(double mu, double eta, double gamma, double delta) {
+  return guard([&] { return val(acc::ps22Epsilon(mu, eta, gamma, delta)); });
+}
+val ps22Mu(double eps, double eta, double gamma, double delta) {
+  return guard([&] { return val(acc::ps22Mu(eps, eta, gamma, delta)); });
+}
+val privtunePaperEpsilon(double mu, double r, double delta) {
+  return guard([&] { return val(acc::privtunePaperEpsilon(mu, r, delta)); });
+}
+std::string version() { return DPMARGIN_VERSION; }
+
+}  // namespace
+
+EMSCRIPTEN_BINDINGS(dpmargin_core) {
+  using namespace emscripten;
+  value_object<pl::PlanInput>("PlanInput")
+      .field("epsilon", &pl::PlanInput::epsilon)
+      .field("delta", &pl::PlanInput::delta)
+      .field("n", &pl::PlanInput::n)
+      .field("d", &pl::PlanInput::d)
+      .field("normBound", &pl::PlanInput::normBound)
+      .field("selector", &pl::PlanInput::selector)
+      .field("calibration", &pl::PlanInput::calibration)
+      .field("score", &pl::PlanInput::score)
+      .field("expectedRuns", &pl::PlanInput::expectedRuns)
+      .field("jlFailure", &pl::PlanInput::jlFailure)
+      .field("maxIterations", &pl::PlanInput::maxIterations);
+  function("plan", &plan);
+  function("gdpDelta", &gdpDelta);
+  function("gdpLogDelta", &gdpLogDelta);
+  function("gdpEpsilon", &gdpEpsilon);
+  function("gdpMu", &gdpMu);
+  function("composeGdp", &composeGdp);
+  function("paperMuMstar", &paperMuMstar);
+  function("paperEpsilonLemma", &paperEpsilonLemma);
+  function("marginGrid", &marginGrid);
+  function("tnbSummary", &tnbSummary);
+  function("tnbPgf", &tnbPgf);
+  function("ps22Epsilon", &ps22Epsilon);
+  function("ps22Mu", &ps22Mu);
+  function("privtunePaperEpsilon", &privtunePaperEpsilon);
+  function("version", &version);
+}

@@ -1,0 +1,38 @@
+/**
+ * dpmargin — browser and worker entry (also what bundlers such as Vite resolve).
+ * The Emscripten glue finds `dpmargin_core.wasm` next to itself through
+ * `new URL(..., import.meta.url)`, which Vite and other modern bundlers understand. With other
+ * bundlers import the wasm URL yourself (Vite: `import wasmUrl from "dpmargin/wasm?url"`) and
+ * pass `load({ locateFile: () => wasmUrl })`, or pass the bytes as `wasmBinary`.
+ */
+import createDpMarginCore from "./wasm/dpmargin_core.mjs";
+import { DpMargin } from "./api.js";
+import { DpMarginError } from "./errors.js";
+
+export { DpMargin } from "./api.js";
+export type { Accounting } from "./api.js";
+export { DpMarginError } from "./errors.js";
+export type { DpMarginErrorCode } from "./errors.js";
+export type * from "./types.js";
+
+/** How to find the WebAssembly binary. */
+export interface LoadOptions {
+  /** Map the file name `dpmargin_core.wasm` to a URL. */
+  locateFile?: (path: string, prefix: string) => string;
+  /** The binary itself (skips fetching). */
+  wasmBinary?: ArrayBuffer | Uint8Array;
+}
+
+/** Instantiate the WebAssembly module. Each call gives an independent instance. */
+export async function load(options: LoadOptions = {}): Promise<DpMargin> {
+  try {
+    const core = await createDpMarginCore({
+      ...(options.locateFile ? { locateFile: options.locateFile } : {}),
+      ...(options.wasmBinary ? { wasmBinary: options.wasmBinary } : {}),
+    });
+    return new DpMargin(core);
+  } catch (error) {
+    throw new DpMarginError("WASM_LOAD",
+      `could not instantiate the dpmargin WebAssembly module: ${(error as Error)?.message ?? error}`);
+  }
+}

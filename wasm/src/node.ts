@@ -1,0 +1,17 @@
+/**
+ * dpmargin — Node entry. Reads `dpmargin_core.wasm` from the package and passes the bytes
+ * (Node 20's global fetch cannot load a file path, and Emscripten 3.1.6 would try it).
+ */
+import { readFile } from "node:fs/promises";
+import { load as loadModule, type LoadOptions } from "./index.js";
+import type { DpMargin } from "./api.js";
+
+export * from "./index.js";
+
+const wasmUrl = new URL("./wasm/dpmargin_core.wasm", import.meta.url);
+
+/** Instantiate the WebAssembly module (Node): the binary is read from the package. */
+export async function load(options: LoadOptions = {}): Promise<DpMargin> {
+  if (options.wasmBinary || options.locateFile) return loadModule(options);
+  return loadModule({ wasmBinary: await readFile(wasmUrl) });
+}
