@@ -1,0 +1,88 @@
+// The plan page, built by Vite and served from a sub-path by a plain static server, in headless
+// Chromium: enter ε/δ/n/d, read the plan computed by the wasm module in a Web Worker, and fail
+// if any request leaves the page's own origin.
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { serveStatic, launchChromium, recordRequests, screenshot, repoRoot } from "./support.js";
+
+let server;
+let browser;
+let context;
+let page;
+let requests;
+const consoleErrors = [];
+
+before(async () => {
+  server = await serveStatic(join(repoRoot, "web/dist"), "/some/sub/path/");
+  browser = await launchChromium();
+  context = await browser.newContext();
+  requests = recordRequests(context);
+  page = await context.newPage();
+  page.on("console", (msg) => { if (msg.type() === "error") consoleErrors.push(msg.text()); });
+  page.on("pageerror", (err) => consoleErrors.push(String(err)));
+  await page.goto(server.url);
+  await page.waitForSelector("body[data-loaded=true]");
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+async function computePlan({ epsilon, delta, n, d, calibration = "tight" }) {
+  await page.fill("#epsilon", String(epsilon));
+  await page.fill("#delta", String(delta));
+  await page.fill("#n", String(n));
+  await page.fill("#d", String(d));
+  await page.selectOption("#calibration", calibration);
+  await page.click("#compute");
+  await page.waitForFunction(() => document.body.dataset.ready === "true");
+  await page.evaluate(() => { delete document.body.dataset.ready; });
+}
+
+test("computes the tight plan for ε=1, δ=1e-5, n=1000, d=50 in the worker", async () => {
+  await computePlan({ epsilon: 1, delta: "1e-5", n: 1000, d: 50 });
+  const mu = await page.textContent('dd[data-key="mu"]');
+  assert.match(mu, /^0\.268051/);
+  const rows = await page.$$eval("#plan-table tbody tr", (trs) =>
+    trs.map((tr) => [...tr.children].map((td) => td.textContent)));
+  assert.equal(rows.length, 11);
+  assert.equal(Number(rows[0][0]), 0.001);   // γ = b/n
+  assert.equal(Number(rows[10][0]), 1);       // γ = b
+  assert.ok(rows.every((r) => r[4] === "no"), "k_γ ≥ d for every γ: no projection");
+  await screenshot(page, "plan-tight");
+});
+
+test("paper calibration reproduces μ = 0.104198…", async () => {
+  await computePlan({ epsilon: 1, delta: "1e-5", n: 1000, d: 50, calibration: "paper" });
+  assert.match(await page.textContent('dd[data-key="mu"]'), /^0\.104198/);
+});
+
+test("a bad parameter shows a named error inline; the page keeps working", async () => {
+  await computePlan({ epsilon: -1, delta: "1e-5", n: 1000, d: 50 });
+  const error = page.locator("#plan-error");
+  assert.equal(await error.isVisible(), true);
+  assert.match(await error.textContent(), /epsilon must be/);
+  assert.equal(await error.getAttribute("data-code"), "BAD_PARAMETER");
+  await screenshot(page, "plan-error");
+  await computePlan({ epsilon: 2, delta: "1e-6", n: 100000, d: 784 });
+  assert.equal(await error.isVisible(), false);
+  const rows = await page.$$eval("#plan-table tbody tr", (trs) => trs.length);
+  assert.equal(rows, 18);
+});
+
+test("only same-origin requests, including the worker and the wasm (server log)", async () => {
+  assert.ok(requests.length > 0);
+  for (const url of requests) {
+    assert.ok(url.startsWith(server.origin + "/") || url.startsWith("data:") || url.startsWith("blob:"),
+      `request left the origin: ${url}`);
+  }
+  const served = server.log.map((r) => r.url);
+  assert.ok(served.some((u) => /\.wasm$/.test(u)), `wasm not served: ${served.join(", ")}`);
+  assert.ok(served.some((u) => /worker.*\.js$/.test(u)), `worker not served: ${served.join(", ")}`);
+  assert.ok(server.log.every((r) => r.host === new URL(server.origin).host));
+  const csp = await page.getAttribute('meta[http-equiv="Content-Security-Policy"]', "content");
+  assert.match(csp, /connect-src 'self'(;|$)/);
+  assert.deepEqual(consoleErrors, []);
+});
