@@ -25,18 +25,23 @@ class Generator {
 
   bool isSeeded() const noexcept { return seeded_; }
 
-  // 64 uniformly random bits.
+  // 64 uniformly random bits. Each word is erased from the buffer as it is handed out, so a
+  // later memory disclosure reveals no past output (backtracking resistance).
   std::uint64_t nextU64() {
     if (position_ == kBufferWords) refill();
-    return buffer_[position_++];
+    const std::uint64_t word = buffer_[position_];
+    buffer_[position_++] = 0;
+    return word;
   }
   // Bulk words (one call per block keeps the hot loops free of per-draw overhead).
   void fill(std::uint64_t* out, std::size_t count);
 
   Generator(const Generator&) = delete;
   Generator& operator=(const Generator&) = delete;
-  Generator(Generator&&) noexcept = default;
-  Generator& operator=(Generator&&) noexcept = default;
+  // A move transfers the state and wipes the source, which then throws kInternal if used:
+  // a defaulted move would copy the key and leave two generators with the same stream.
+  Generator(Generator&& other) noexcept;
+  Generator& operator=(Generator&& other) noexcept;
   ~Generator();  // wipes key and buffer
 
  private:
@@ -44,12 +49,14 @@ class Generator {
   static constexpr std::size_t kBufferWords = kBlocksPerRefill * 8 - 4;  // minus the next key
   Generator(const std::array<std::uint32_t, 8>& key, bool seeded);
   void refill();
+  void wipeAfterMove() noexcept;
 
   std::array<std::uint32_t, 8> key_{};
   std::array<std::uint64_t, kBufferWords> buffer_{};
   std::size_t position_ = kBufferWords;
   std::uint64_t counter_ = 0;  // block counter within the current key (nonce = 0)
   bool seeded_ = false;
+  bool movedFrom_ = false;
 };
 
 }  // namespace dpmargin::random
