@@ -6,9 +6,11 @@
 // OpenBSD/glibc arc4random). They differ only in where the first key comes from:
 //  - secure():  256 bits from the operating system — getrandom(2) natively, getentropy(3)
 //               under Emscripten, which calls crypto.getRandomValues in browsers and Node.
-//  - seeded(s): a key derived from the integer seed. Deterministic, identical natively and in
-//               wasm, and NOT differentially private: every output made with it must say
-//               `seeded: true` ("not private: seeded").
+//  - seeded(s): a key derived from the integer seed. Deterministic: the word stream is
+//               identical natively and in wasm (floating-point samples drawn from it can differ
+//               in the last bits, glibc vs musl libm; docs/RANDOMNESS.md). NOT differentially
+//               private: every output made with it must say `seeded: true` ("not private:
+//               seeded").
 #pragma once
 
 #include <array>
