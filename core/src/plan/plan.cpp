@@ -36,7 +36,13 @@ void validate(const PlanRequest& r) {
     // Ignored by Iter, but a nonsensical value is still a caller bug worth reporting.
     throwBadParameter("expectedRuns", "finite and >= 1", r.expectedRuns);
   }
-  if (r.calibration == Calibration::kPaper && r.selector == Selector::kIter &&
+  if (r.selector == Selector::kFixed) {
+    requirePositive("margin", r.margin);
+    if (r.margin > r.normBound) throwBadParameter("margin", "<= normBound", r.margin);
+  } else if (r.margin != 0.0) {
+    throwBadParameter("margin", "unset unless selector is \"fixed\"", r.margin);
+  }
+  if (r.calibration == Calibration::kPaper && r.selector != Selector::kPrivTune &&
       !(r.epsilon < 8.0 * std::log(1.0 / r.delta))) {
     // The paper's μ = ε/(2√(2 ln(1/δ))) is derived for ε < 8 ln(1/δ) only (SPEC §2.1).
     throwBadParameter("epsilon", "< 8 ln(1/delta) with calibration \"paper\"", r.epsilon);
@@ -45,6 +51,17 @@ void validate(const PlanRequest& r) {
 
 // μ of the whole run and ε recomputed from it, by selector and calibration (SPEC §2.1, §2.6).
 void setBudget(const PlanRequest& r, std::size_t gridSize, Plan& plan) {
+  if (r.selector == Selector::kFixed) {
+    // One base run, no selection: it gets the whole μ; nothing else is released.
+    plan.muTotal = r.calibration == Calibration::kTight ? gdpMu(r.epsilon, r.delta)
+                                                        : paperMuMstar(r.epsilon, r.delta);
+    plan.epsilonSpent = r.calibration == Calibration::kTight
+                            ? gdpEpsilon(plan.muTotal, r.delta)
+                            : paperEpsilonCorollary(plan.muTotal, r.delta);
+    plan.muRun = plan.muTotal;
+    plan.scoreSd = 0.0;
+    return;
+  }
   if (r.selector == Selector::kIter) {
     if (r.calibration == Calibration::kTight) {
       plan.muTotal = gdpMu(r.epsilon, r.delta);
@@ -112,7 +129,14 @@ CandidatePlan planCandidate(const PlanRequest& r, const Plan& plan, double gamma
 
 }  // namespace
 
-const char* toString(Selector s) noexcept { return s == Selector::kIter ? "iter" : "privtune"; }
+const char* toString(Selector s) noexcept {
+  switch (s) {
+    case Selector::kIter: return "iter";
+    case Selector::kPrivTune: return "privtune";
+    case Selector::kFixed: return "fixed";
+  }
+  return "iter";
+}
 const char* toString(Calibration c) noexcept {
   return c == Calibration::kTight ? "tight" : "paper";
 }
@@ -130,7 +154,8 @@ namespace {
 Selector parseSelector(const std::string& v, const char* parameter) {
   if (v == "iter") return Selector::kIter;
   if (v == "privtune") return Selector::kPrivTune;
-  unknownName(parameter, "\"iter\", \"privtune\"", v);
+  if (v == "fixed") return Selector::kFixed;
+  unknownName(parameter, "\"iter\", \"privtune\", \"fixed\"", v);
 }
 Calibration parseCalibration(const std::string& v, const char* parameter) {
   if (v == "tight") return Calibration::kTight;
@@ -156,6 +181,7 @@ PlanRequest toPlanRequest(const PlanInput& in) {
   r.expectedRuns = in.expectedRuns;
   r.jlFailure = in.jlFailure;
   r.maxIterations = requireCount("maxIterations", in.maxIterations, 1);
+  r.margin = in.margin;
   validate(r);
   return r;
 }
@@ -166,7 +192,9 @@ Plan makePlan(const PlanRequest& request) {
   plan.request = request;
   const double nd = static_cast<double>(request.n);
   plan.beta = request.jlFailure != 0.0 ? request.jlFailure : 1.0 / (nd * nd);
-  const std::vector<double> grid = marginGrid(request.n, request.normBound);
+  const std::vector<double> grid = request.selector == Selector::kFixed
+                                       ? std::vector<double>{request.margin}
+                                       : marginGrid(request.n, request.normBound);
   setBudget(request, grid.size(), plan);
   plan.candidates.reserve(grid.size());
   for (double gamma : grid) plan.candidates.push_back(planCandidate(request, plan, gamma, grid.size()));

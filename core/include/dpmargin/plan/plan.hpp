@@ -9,7 +9,9 @@
 
 namespace dpmargin::plan {
 
-enum class Selector { kIter, kPrivTune };           // paper Algo 2 (M*) / Algo 3 (M′)
+// Iter: paper Algo 2 (M*); PrivTune: Algo 3 (M′); Fixed: one JL-GD run at a given margin with
+// the whole budget (the paper's Table 1 baselines, which assume a known margin).
+enum class Selector { kIter, kPrivTune, kFixed };
 enum class Calibration { kTight, kPaper };          // SPEC §2.9
 enum class ScoreKind { kEmpirical, kPopulation };  // SPEC §2.5
 
@@ -42,6 +44,7 @@ struct PlanRequest {
   double expectedRuns = 10.0;  // E[K] of PrivTune (ignored by Iter)
   double jlFailure = 0.0;      // β, total JL failure probability; 0 → 1/n² (paper's theorems)
   std::uint64_t maxIterations = kDefaultMaxIterations;
+  double margin = 0.0;         // γ of Selector::kFixed (required there, must be 0 otherwise)
 };
 
 // A request whose numbers arrive as doubles (from JS or a command line): n, d, maxIterations
@@ -51,6 +54,7 @@ struct PlanInput {
   std::string selector = "iter", calibration = "tight", score = "empirical";
   double expectedRuns = 10.0, jlFailure = 0.0;
   double maxIterations = static_cast<double>(kDefaultMaxIterations);
+  double margin = 0.0;
 };
 PlanRequest toPlanRequest(const PlanInput& input);
 
