@@ -27,6 +27,12 @@ const char* errorCodeName(ErrorCode code) noexcept {
   switch (code) {
     case ErrorCode::kBadParameter:
       return "BAD_PARAMETER";
+    case ErrorCode::kNonFinite:
+      return "NON_FINITE";
+    case ErrorCode::kBadLabel:
+      return "BAD_LABEL";
+    case ErrorCode::kOneClass:
+      return "ONE_CLASS";
     case ErrorCode::kOutOfMemory:
       return "OUT_OF_MEMORY";
     case ErrorCode::kCancelled:

@@ -12,6 +12,9 @@ namespace dpmargin {
 
 enum class ErrorCode {
   kBadParameter,  // a parameter outside its domain; the message names it and its value
+  kNonFinite,     // NaN or ±inf in the data; the message names the row and column
+  kBadLabel,      // a label that is not −1/+1 (typed-array input); names the row
+  kOneClass,      // all labels equal: nothing to separate
   kOutOfMemory,
   kCancelled,
   kInternal,

@@ -1,0 +1,71 @@
+// A training or prediction table in the layout the learners read: row-major float32, one
+// optional intercept column appended, every row preprocessed on its own (SPEC §3: per-row
+// operations with public constants only — no budget needed).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+namespace dpmargin::learn {
+
+enum class RowNormalization {
+  kUnitNorm,  // x ← b·x/‖x‖ (zero rows stay 0): the default
+  kClip,      // x ← x·min(1, b/‖x‖)
+};
+
+struct Preprocessing {
+  bool intercept = true;  // append the constant feature 1 before the row operation
+  RowNormalization rows = RowNormalization::kUnitNorm;
+  double normBound = 1.0;  // b, public
+};
+
+// Read-only view of prepared data. y ∈ {−1, +1} (null for unlabelled prediction data).
+struct DataView {
+  const float* x = nullptr;
+  std::size_t n = 0;
+  std::size_t width = 0;  // columns per row, intercept included
+  const std::int8_t* y = nullptr;
+};
+
+class Dataset {
+ public:
+  // Storage for n rows × `features` raw columns (+1 when preprocessing.intercept). Throws
+  // OUT_OF_MEMORY (with the size) before allocating more than the platform can hold, and
+  // BAD_PARAMETER for n = 0 or features = 0.
+  Dataset(std::size_t n, std::size_t features, const Preprocessing& preprocessing,
+          bool labelled = true);
+
+  std::size_t rows() const noexcept { return n_; }
+  std::size_t features() const noexcept { return features_; }
+  std::size_t width() const noexcept { return width_; }
+  const Preprocessing& preprocessing() const noexcept { return preprocessing_; }
+  bool labelled() const noexcept { return !labels_.empty(); }
+  bool prepared() const noexcept { return prepared_; }
+
+  // Raw features go to columns [0, features) of each row (stride width()); labels ±1.
+  float* rowMajor() noexcept { return x_.data(); }
+  std::int8_t* labels() noexcept { return labels_.data(); }
+
+  // Validates (every value finite — NON_FINITE names row and column; labels ±1 — BAD_LABEL;
+  // training data needs both classes — ONE_CLASS, and n ≥ 2) and preprocesses in place.
+  // Call once; the data are then read-only.
+  void prepare(bool requireBothClasses = true);
+
+  DataView view() const;  // requires prepare()
+
+ private:
+  std::size_t n_, features_, width_;
+  Preprocessing preprocessing_;
+  std::vector<float> x_;
+  std::vector<std::int8_t> labels_;
+  bool prepared_ = false;
+};
+
+// Largest number of float32 values one table may hold: 2^31 − 1 bytes / 4 keeps every index
+// and byte count within wasm32's signed 32-bit range.
+inline constexpr std::size_t kMaxTableValues = (std::size_t{1} << 29) - 1;
+
+void validatePreprocessing(const Preprocessing& p);
+
+}  // namespace dpmargin::learn

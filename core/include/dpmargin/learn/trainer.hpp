@@ -1,0 +1,94 @@
+// The full learners (SPEC §2.7): M* (paper Algo 5: Iter over the margin grid), M′ (Algo 6:
+// PrivTune) and a fixed-margin JL-GD run, as one resumable state machine so that callers can
+// report progress and cancel between calls to advance().
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <vector>
+
+#include "dpmargin/learn/dataset.hpp"
+#include "dpmargin/learn/noisy_gd.hpp"
+#include "dpmargin/learn/projection.hpp"
+#include "dpmargin/plan/plan.hpp"
+#include "dpmargin/random/generator.hpp"
+
+namespace dpmargin::learn {
+
+struct TrainOptions {
+  // ε, δ, selector, calibration, score, E[K], β, maxIterations, margin. n and d are taken from
+  // the data; normBound must equal the preprocessing's b (checked).
+  plan::PlanRequest plan;
+  OutputIterate output = OutputIterate::kAverage;
+};
+
+// One base run: which candidate, and its released noisy score (Iter releases every one).
+struct RunRecord {
+  std::size_t candidate = 0;
+  double noisyScore = 0;  // NaN for the fixed-margin learner (nothing is scored)
+};
+
+struct TrainResult {
+  plan::Plan plan;
+  std::vector<RunRecord> runs;  // Iter: one per candidate; PrivTune: K runs (not all released)
+  std::size_t selectedRun = 0;
+  std::size_t selectedCandidate = 0;
+  std::vector<double> weights;  // w in the prepared feature space: ⟨w, x⟩ = ⟨w̃, Φx⟩
+  bool seeded = false;
+};
+
+struct Progress {
+  std::size_t run = 0;        // 0-based index of the current base run
+  std::size_t runs = 0;       // m (Iter), K (PrivTune, once drawn) or 1
+  std::size_t candidate = 0;  // grid index being trained
+  std::uint64_t iteration = 0, iterations = 0;
+  bool done = false;
+};
+
+class Trainer {
+ public:
+  // `data` must stay alive and unchanged while training. Throws BAD_PARAMETER for bad options.
+  Trainer(const Dataset& data, const TrainOptions& options, random::Generator generator);
+  ~Trainer();
+
+  // Runs up to `iterationBudget` noisy-GD iterations (≥ 1); returns true when training is done.
+  bool advance(std::uint64_t iterationBudget);
+  Progress progress() const;
+  const TrainResult& result() const;  // once done
+  const plan::Plan& plan() const noexcept { return result_.plan; }  // known before training
+
+  // Instrumentation for tests and benchmarks only: sees every base run's weights before
+  // selection. What it sees is NOT private and is never part of a released result.
+  using RunObserver = std::function<void(std::size_t run, std::size_t candidate,
+                                         const std::vector<double>& weights)>;
+  void setRunObserver(RunObserver observer) { observer_ = std::move(observer); }
+
+ private:
+  void startRun();
+  void finishRun();
+  void finish();
+
+  DataView data_;
+  TrainOptions options_;
+  random::Generator generator_;
+  TrainResult result_;
+  std::size_t runCount_ = 0;
+  std::vector<std::size_t> runCandidates_;  // PrivTune: θ_t drawn when its run starts
+  // Current run.
+  std::size_t run_ = 0;
+  RowMatrixXf phi_;
+  std::vector<float> projected_, scale_;
+  std::unique_ptr<NoisyGd> descent_;
+  Eigen::VectorXd bestWeights_;
+  double bestScore_ = 0;
+  bool done_ = false;
+  RunObserver observer_;
+};
+
+// Scores ⟨w, x_i⟩ of prepared rows (what predict returns; sign > 0 → positive class).
+std::vector<double> decisionScores(const DataView& data, const std::vector<double>& weights);
+// #{i : y_i⟨w, x_i⟩ ≤ 0} (SPEC §2.5: ≤, so the zero vector scores n, not 0).
+std::uint64_t countErrors(const DataView& data, const std::vector<double>& weights);
+
+}  // namespace dpmargin::learn

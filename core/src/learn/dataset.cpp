@@ -1,0 +1,90 @@
+#include "dpmargin/learn/dataset.hpp"
+
+#include <cmath>
+#include <new>
+#include <string>
+
+#include "dpmargin/error.hpp"
+
+namespace dpmargin::learn {
+
+void validatePreprocessing(const Preprocessing& p) { requirePositive("normBound", p.normBound); }
+
+Dataset::Dataset(std::size_t n, std::size_t features, const Preprocessing& preprocessing,
+                 bool labelled)
+    : n_(n), features_(features), width_(features + (preprocessing.intercept ? 1 : 0)),
+      preprocessing_(preprocessing) {
+  validatePreprocessing(preprocessing);
+  if (n == 0) throwBadParameter("rows", "at least 1", 0.0);
+  if (features == 0) throwBadParameter("features", "at least 1", 0.0);
+  if (width_ > kMaxTableValues / n) {
+    throw Error(ErrorCode::kOutOfMemory, "",
+                "a table of " + std::to_string(n) + " rows x " + std::to_string(width_) +
+                    " columns needs " + std::to_string(double(n) * double(width_) * 4 / 1e6) +
+                    " MB of float32 values; the limit is " +
+                    std::to_string(double(kMaxTableValues) * 4 / 1e6) + " MB");
+  }
+  try {
+    x_.assign(n * width_, 0.0f);
+    if (labelled) labels_.assign(n, 0);
+  } catch (const std::bad_alloc&) {
+    throw Error(ErrorCode::kOutOfMemory, "",
+                "out of memory allocating a table of " + std::to_string(n) + " rows x " +
+                    std::to_string(width_) + " columns (" +
+                    std::to_string(double(n) * double(width_) * 4 / 1e6) + " MB)");
+  }
+}
+
+void Dataset::prepare(bool requireBothClasses) {
+  if (prepared_) return;
+  std::size_t positives = 0;
+  for (std::size_t i = 0; i < n_; ++i) {
+    float* row = x_.data() + i * width_;
+    for (std::size_t j = 0; j < features_; ++j) {
+      if (!std::isfinite(row[j])) {
+        throw Error(ErrorCode::kNonFinite, "",
+                    "non-finite value " + std::to_string(row[j]) + " at row " +
+                        std::to_string(i) + ", column " + std::to_string(j) + " (0-based)");
+      }
+    }
+    if (!labels_.empty()) {
+      const int y = labels_[i];
+      if (y != 1 && y != -1) {
+        throw Error(ErrorCode::kBadLabel, "",
+                    "label at row " + std::to_string(i) + " (0-based) must be -1 or +1, but is " +
+                        std::to_string(y));
+      }
+      positives += y == 1;
+    }
+  }
+  if (!labels_.empty() && requireBothClasses) {
+    if (n_ < 2) throwBadParameter("rows", "at least 2 for training", double(n_));
+    if (positives == 0 || positives == n_) {
+      throw Error(ErrorCode::kOneClass, "",
+                  std::string("all ") + std::to_string(n_) + " labels are " +
+                      (positives == 0 ? "negative" : "positive") +
+                      ": training needs both classes");
+    }
+  }
+  const double b = preprocessing_.normBound;
+  for (std::size_t i = 0; i < n_; ++i) {
+    float* row = x_.data() + i * width_;
+    if (preprocessing_.intercept) row[features_] = 1.0f;
+    double sq = 0;
+    for (std::size_t j = 0; j < width_; ++j) sq += double(row[j]) * double(row[j]);
+    const double norm = std::sqrt(sq);
+    if (norm == 0.0 || !std::isfinite(norm)) continue;  // zero rows stay 0
+    double scale = preprocessing_.rows == RowNormalization::kUnitNorm ? b / norm
+                                                                      : std::min(1.0, b / norm);
+    // Leave float rounding on the safe side of b: the learners clip again with exact care.
+    for (std::size_t j = 0; j < width_; ++j) row[j] = float(double(row[j]) * scale);
+  }
+  prepared_ = true;
+}
+
+DataView Dataset::view() const {
+  if (!prepared_) throw Error(ErrorCode::kInternal, "", "dataset used before prepare()");
+  return DataView{x_.data(), n_, width_, labels_.empty() ? nullptr : labels_.data()};
+}
+
+}  // namespace dpmargin::learn

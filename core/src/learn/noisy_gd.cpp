@@ -1,0 +1,73 @@
+#include "dpmargin/learn/noisy_gd.hpp"
+
+#include <algorithm>
+
+#include "dpmargin/error.hpp"
+#include "dpmargin/random/samplers.hpp"
+
+namespace dpmargin::learn {
+
+namespace {
+// Rows per float partial sum before it is added to the double total: short enough that float
+// rounding of the partial sums stays ~1e-5 relative, long enough to amortise the conversion.
+constexpr std::size_t kRowsPerBlock = 128;
+}  // namespace
+
+void hingeGradientSum(const ClippedRows& rows, double c, const Eigen::VectorXf& w,
+                      Eigen::VectorXf& scratch, Eigen::VectorXd& out) {
+  using RowVec = Eigen::Map<const Eigen::VectorXf>;
+  out.setZero();
+  const float threshold = static_cast<float>(c);
+  for (std::size_t begin = 0; begin < rows.n; begin += kRowsPerBlock) {
+    const std::size_t end = std::min(rows.n, begin + kRowsPerBlock);
+    scratch.setZero();
+    bool any = false;
+    for (std::size_t i = begin; i < end; ++i) {
+      const RowVec z(rows.z + i * rows.stride, static_cast<Eigen::Index>(rows.k));
+      const float s = rows.scale[i];
+      const float y = static_cast<float>(rows.y[i]);
+      // Active iff the hinge is positive: y⟨w, s z⟩ < c. The subgradient is −(y s / c) z.
+      if (y * s * w.dot(z) < threshold) {
+        scratch.noalias() += (y * s) * z;
+        any = true;
+      }
+    }
+    if (any) out += scratch.cast<double>();
+  }
+  out *= -1.0 / c;
+}
+
+NoisyGd::NoisyGd(const ClippedRows& rows, const NoisyGdParams& params)
+    : rows_(rows), params_(params) {
+  if (params.iterations < 1) throwBadParameter("iterations", "at least 1", 0.0);
+  requirePositive("c", params.c);
+  requireNonNegative("sigma", params.sigma);
+  requireNonNegative("stepSize", params.stepSize);
+  const auto k = static_cast<Eigen::Index>(rows.k);
+  w_ = Eigen::VectorXd::Zero(k);
+  sum_ = Eigen::VectorXd::Zero(k);
+  gradient_ = Eigen::VectorXd::Zero(k);
+  wFloat_ = Eigen::VectorXf::Zero(k);
+  scratch_ = Eigen::VectorXf::Zero(k);
+}
+
+std::uint64_t NoisyGd::advance(std::uint64_t budget, random::Generator& generator) {
+  const std::uint64_t steps = std::min(budget, params_.iterations - t_);
+  for (std::uint64_t s = 0; s < steps; ++s) {
+    sum_ += w_;  // w̄ averages w₀ … w_{T−1}
+    wFloat_ = w_.cast<float>();
+    hingeGradientSum(rows_, params_.c, wFloat_, scratch_, gradient_);
+    random::addGaussian(generator, params_.sigma, gradient_.data(), rows_.k);
+    w_.noalias() -= params_.stepSize * gradient_;
+    ++t_;
+  }
+  return steps;
+}
+
+Eigen::VectorXd NoisyGd::output() const {
+  if (!done()) throw Error(ErrorCode::kInternal, "", "noisy GD output requested before T steps");
+  if (params_.output == OutputIterate::kLast) return w_;
+  return sum_ / static_cast<double>(params_.iterations);
+}
+
+}  // namespace dpmargin::learn
