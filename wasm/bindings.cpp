@@ -4,6 +4,7 @@
 #include <emscripten/bind.h>
 #include <emscripten/val.h>
 
+#include <memory>
 #include <new>
 #include <string>
 #include <vector>
@@ -16,11 +17,15 @@
 #include "dpmargin/accounting/selection.hpp"
 #include "dpmargin/accounting/tnb.hpp"
 #include "dpmargin/error.hpp"
+#include "dpmargin/learn/dataset.hpp"
+#include "dpmargin/learn/trainer.hpp"
 #include "dpmargin/plan/plan.hpp"
+#include "dpmargin/random/generator.hpp"
 
 using emscripten::val;
 namespace acc = dpmargin::accounting;
 namespace pl = dpmargin::plan;
+namespace ln = dpmargin::learn;
 
 namespace {
 
@@ -161,6 +166,140 @@ val ps22Mu(double eps, double eta, double gamma, double delta) {
 val privtunePaperEpsilon(double mu, double r, double delta) {
   return guard([&] { return val(acc::privtunePaperEpsilon(mu, r, delta)); });
 }
+// ---- data and training (objects owned by the JS layer, which always calls .delete()) ----
+
+// A table in wasm memory. JS writes raw values straight into features()/labels() views (no
+// intermediate copy), then prepare() validates and preprocesses in place.
+class WasmDataset {
+ public:
+  val allocate(double rows, double features, bool intercept, const std::string& rowNorm,
+               double normBound, bool labelled) {
+    return guard([&] {
+      ln::Preprocessing p;
+      p.intercept = intercept;
+      if (rowNorm == "unit-norm") {
+        p.rows = ln::RowNormalization::kUnitNorm;
+      } else if (rowNorm == "clip") {
+        p.rows = ln::RowNormalization::kClip;
+      } else {
+        throw dpmargin::Error(dpmargin::ErrorCode::kBadParameter, "rowNormalization",
+                              "rowNormalization must be one of \"unit-norm\", \"clip\", but is \"" +
+                                  rowNorm + "\"");
+      }
+      p.normBound = normBound;
+      data_.reset();
+      data_ = std::make_unique<ln::Dataset>(dpmargin::requireCount("rows", rows, 1),
+                                            dpmargin::requireCount("features", features, 1), p,
+                                            labelled);
+      return val(data_->width());
+    });
+  }
+  // Views into the heap: re-fetch after anything that may grow memory.
+  val features() {
+    return val(emscripten::typed_memory_view(data_->rows() * data_->width(), data_->rowMajor()));
+  }
+  val labels() { return val(emscripten::typed_memory_view(data_->rows(), data_->labels())); }
+  double width() const { return data_ ? double(data_->width()) : 0; }
+  val prepare(bool requireBothClasses) {
+    return guard([&] {
+      data_->prepare(requireBothClasses);
+      return val(true);
+    });
+  }
+  val scores(val weights) {
+    return guard([&] {
+      const std::vector<double> w = emscripten::convertJSArrayToNumberVector<double>(weights);
+      return toFloat64Array(ln::decisionScores(data_->view(), w));
+    });
+  }
+  const ln::Dataset& dataset() const {
+    if (!data_ || !data_->prepared()) {
+      throw dpmargin::Error(dpmargin::ErrorCode::kInternal, "", "dataset not prepared");
+    }
+    return *data_;
+  }
+  void release() { data_.reset(); }
+
+ private:
+  static val toFloat64Array(const std::vector<double>& v) {
+    val copy = val::global("Float64Array").new_(v.size());
+    copy.call<void>("set", val(emscripten::typed_memory_view(v.size(), v.data())));
+    return copy;
+  }
+  std::unique_ptr<ln::Dataset> data_;
+};
+
+class WasmTrainer {
+ public:
+  // seed < 0: secure generator (CSPRNG); otherwise a deterministic, NOT private, seeded run.
+  val start(const WasmDataset& data, const pl::PlanInput& input, const std::string& output,
+            double seed) {
+    return guard([&] {
+      ln::TrainOptions options;
+      pl::PlanInput completed = input;
+      completed.n = 2;  // placeholders: the trainer takes n and d from the data
+      completed.d = 1;
+      options.plan = pl::toPlanRequest(completed);
+      if (output == "average") {
+        options.output = ln::OutputIterate::kAverage;
+      } else if (output == "last") {
+        options.output = ln::OutputIterate::kLast;
+      } else {
+        throw dpmargin::Error(dpmargin::ErrorCode::kBadParameter, "output",
+                              "output must be one of \"average\", \"last\", but is \"" + output + "\"");
+      }
+      auto generator = seed < 0 ? dpmargin::random::Generator::secure()
+                                : dpmargin::random::Generator::seeded(
+                                      dpmargin::requireCount("seed", seed, 0));
+      trainer_.reset();
+      trainer_ = std::make_unique<ln::Trainer>(data.dataset(), options, std::move(generator));
+      return planToJs(trainer_->plan());
+    });
+  }
+  val advance(double budget) {
+    return guard([&] {
+      return val(trainer_->advance(dpmargin::requireCount("iterationBudget", budget, 1)));
+    });
+  }
+  val progress() const {
+    const ln::Progress p = trainer_->progress();
+    val o = val::object();
+    o.set("run", double(p.run));
+    o.set("runs", double(p.runs));
+    o.set("candidate", double(p.candidate));
+    o.set("iteration", double(p.iteration));
+    o.set("iterations", double(p.iterations));
+    o.set("done", p.done);
+    return o;
+  }
+  val result() const {
+    return guard([&] {
+      const ln::TrainResult& r = trainer_->result();
+      val o = val::object();
+      val runs = val::array();
+      for (std::size_t i = 0; i < r.runs.size(); ++i) {
+        val run = val::object();
+        run.set("candidate", double(r.runs[i].candidate));
+        run.set("noisyScore", r.runs[i].noisyScore);
+        runs.set(i, run);
+      }
+      o.set("runs", runs);
+      o.set("selectedRun", double(r.selectedRun));
+      o.set("selectedCandidate", double(r.selectedCandidate));
+      val w = val::global("Float64Array").new_(r.weights.size());
+      w.call<void>("set", val(emscripten::typed_memory_view(r.weights.size(), r.weights.data())));
+      o.set("weights", w);
+      o.set("seeded", r.seeded);
+      o.set("plan", planToJs(r.plan));
+      return o;
+    });
+  }
+  void release() { trainer_.reset(); }
+
+ private:
+  std::unique_ptr<ln::Trainer> trainer_;
+};
+
 std::string version() { return DPMARGIN_VERSION; }
 
 }  // namespace
@@ -178,7 +317,8 @@ EMSCRIPTEN_BINDINGS(dpmargin_core) {
       .field("score", &pl::PlanInput::score)
       .field("expectedRuns", &pl::PlanInput::expectedRuns)
       .field("jlFailure", &pl::PlanInput::jlFailure)
-      .field("maxIterations", &pl::PlanInput::maxIterations);
+      .field("maxIterations", &pl::PlanInput::maxIterations)
+      .field("margin", &pl::PlanInput::margin);
   function("plan", &plan);
   function("gdpDelta", &gdpDelta);
   function("gdpLogDelta", &gdpLogDelta);
@@ -194,4 +334,20 @@ EMSCRIPTEN_BINDINGS(dpmargin_core) {
   function("ps22Mu", &ps22Mu);
   function("privtunePaperEpsilon", &privtunePaperEpsilon);
   function("version", &version);
+  class_<WasmDataset>("Dataset")
+      .constructor<>()
+      .function("allocate", &WasmDataset::allocate)
+      .function("features", &WasmDataset::features)
+      .function("labels", &WasmDataset::labels)
+      .function("width", &WasmDataset::width)
+      .function("prepare", &WasmDataset::prepare)
+      .function("scores", &WasmDataset::scores)
+      .function("release", &WasmDataset::release);
+  class_<WasmTrainer>("Trainer")
+      .constructor<>()
+      .function("start", &WasmTrainer::start)
+      .function("advance", &WasmTrainer::advance)
+      .function("progress", &WasmTrainer::progress)
+      .function("result", &WasmTrainer::result)
+      .function("release", &WasmTrainer::release);
 }

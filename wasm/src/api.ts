@@ -1,50 +1,13 @@
-import type { CoreModule, Status } from "./wasm/dpmargin_core.mjs";
-import { DpMarginError, badParameter, type DpMarginErrorCode } from "./errors.js";
-import type { AccountOptions, Plan, Selector, Calibration, ScoreKind } from "./types.js";
+import type { CoreModule } from "./wasm/dpmargin_core.mjs";
+import { badParameter } from "./errors.js";
+import { unwrap } from "./status.js";
+import type { AccountOptions, Plan } from "./types.js";
+import { PLAN_OPTION_NAMES, numberOption, planInput, rejectUnknown, requireObject } from "./options.js";
+import { train, type TrainOptions, type TrainResult } from "./train.js";
+import { Model, type ModelFile } from "./model.js";
+import type { TrainingData } from "./data.js";
 
-const SELECTORS: readonly Selector[] = ["iter", "privtune"];
-const CALIBRATIONS: readonly Calibration[] = ["tight", "paper"];
-const SCORES: readonly ScoreKind[] = ["empirical", "population"];
-const KNOWN_ACCOUNT_OPTIONS = new Set([
-  "epsilon", "delta", "n", "d", "normBound", "selector", "calibration", "score",
-  "expectedRuns", "jlFailure", "maxIterations",
-]);
-
-/** Turn a core status into a value or a thrown DpMarginError. */
-export function unwrap<T>(status: Status<T>): T {
-  if (status.ok) return status.value;
-  throw new DpMarginError(status.code as DpMarginErrorCode, status.message,
-    status.parameter || undefined);
-}
-
-// Type checks only: ranges are validated once, in the C++ core, so every front end reports the
-// same message. NaN is a number and reaches the core, which rejects it by name.
-function numberOption(options: Record<string, unknown>, name: string, fallback?: number): number {
-  const value = options[name];
-  if (value === undefined) {
-    if (fallback === undefined) throw badParameter(name, "a number (it is required)", value);
-    return fallback;
-  }
-  if (typeof value !== "number") throw badParameter(name, "a number", value);
-  return value;
-}
-
-function choiceOption<T extends string>(options: Record<string, unknown>, name: string,
-  allowed: readonly T[], fallback: T): T {
-  const value = options[name];
-  if (value === undefined) return fallback;
-  if (typeof value !== "string" || !(allowed as readonly string[]).includes(value)) {
-    throw badParameter(name, `one of ${allowed.map((a) => JSON.stringify(a)).join(", ")}`, value);
-  }
-  return value as T;
-}
-
-function requireObject(options: unknown, what: string): Record<string, unknown> {
-  if (options === null || typeof options !== "object" || Array.isArray(options)) {
-    throw badParameter(what, "an object", options);
-  }
-  return options as Record<string, unknown>;
-}
+const ACCOUNT_OPTIONS = new Set<string>(["n", "d", ...PLAN_OPTION_NAMES]);
 
 /** Pure accounting functions (SPEC §2.1, §2.6), exposed for reports and cross-checks. */
 export interface Accounting {
@@ -120,24 +83,27 @@ export class DpMargin {
    */
   account(options: AccountOptions): Plan {
     const o = requireObject(options, "options");
-    for (const key of Object.keys(o)) {
-      if (!KNOWN_ACCOUNT_OPTIONS.has(key)) {
-        throw badParameter(key, `a known option (${[...KNOWN_ACCOUNT_OPTIONS].join(", ")})`, "set");
-      }
-    }
-    const plan = this.#core.plan({
-      epsilon: numberOption(o, "epsilon"),
-      delta: numberOption(o, "delta"),
-      n: numberOption(o, "n"),
-      d: numberOption(o, "d"),
-      normBound: numberOption(o, "normBound", 1),
-      selector: choiceOption(o, "selector", SELECTORS, "iter"),
-      calibration: choiceOption(o, "calibration", CALIBRATIONS, "tight"),
-      score: choiceOption(o, "score", SCORES, "empirical"),
-      expectedRuns: numberOption(o, "expectedRuns", 10),
-      jlFailure: numberOption(o, "jlFailure", 0),
-      maxIterations: numberOption(o, "maxIterations", 1000),
-    });
-    return unwrap(plan) as Plan;
+    rejectUnknown(o, ACCOUNT_OPTIONS);
+    return unwrap(this.#core.plan(planInput(o, numberOption(o, "n"), numberOption(o, "d")))) as Plan;
+  }
+
+  /**
+   * Train a differentially private linear classifier (M* by default; SPEC §2.7) on a numeric
+   * table. Runs in chunks so `onProgress` fires and `signal` can cancel between iterations.
+   * With `seed` the run is deterministic and NOT private (`report.seeded === true`).
+   * @throws DpMarginError (BAD_PARAMETER, NON_FINITE, BAD_LABEL, ONE_CLASS, OUT_OF_MEMORY, CANCELLED)
+   */
+  train(data: TrainingData, options: TrainOptions): Promise<TrainResult> {
+    return train(this.#core, data, options);
+  }
+
+  /** Load a model file (validated) and bind it to this module for prediction. */
+  modelFromJSON(json: ModelFile | string): Model {
+    return Model.fromJSON(json, this);
+  }
+
+  /** @internal */
+  get core(): CoreModule {
+    return this.#core;
   }
 }

@@ -4,9 +4,18 @@
  * (one line on stderr, nothing on stdout); 1 internal failure.
  */
 import { parseArgs } from "node:util";
-import { load, DpMarginError, type Plan } from "./node.js";
+import { readFile, writeFile } from "node:fs/promises";
+import { load, DpMarginError, type Plan, type TrainReport, type DpMargin } from "./node.js";
+import { readCsvTable } from "./csv.js";
+import { SEEDED_WARNING } from "./train.js";
 
 const USAGE = `usage:
+  dpmargin train TRAIN.csv --label COL [--positive VALUE] --epsilon E --delta D
+                 [--test TEST.csv] [--selector iter|privtune|fixed] [--margin G]
+                 [--score empirical|population] [--calibration tight|paper]
+                 [--output average|last] [--max-iterations T] [--expected-runs K]
+                 [--norm-bound B] [--no-intercept] [--seed N] [--out model.json] [--json]
+  dpmargin predict MODEL.json DATA.csv [--out predictions.csv]
   dpmargin account --epsilon E --delta D --n N --d D [--selector iter|privtune]
                    [--expected-runs K] [--calibration tight|paper] [--score empirical|population]
                    [--norm-bound B] [--jl-failure BETA] [--max-iterations T] [--json]
@@ -19,6 +28,7 @@ const FLAGS: Record<string, string> = {
   epsilon: "--epsilon", delta: "--delta", n: "--n", d: "--d", selector: "--selector",
   expectedRuns: "--expected-runs", calibration: "--calibration", score: "--score",
   normBound: "--norm-bound", jlFailure: "--jl-failure", maxIterations: "--max-iterations",
+  margin: "--margin", output: "--output", seed: "--seed", label: "--label", positive: "--positive",
 };
 
 function numberFlag(values: Record<string, unknown>, flag: string, param: string,
@@ -82,43 +92,146 @@ function joinNegativeNumbers(argv: string[]): string[] {
   return out;
 }
 
-async function account(argv: string[]): Promise<void> {
+type Flags = Record<string, { type: "string" | "boolean" }>;
+
+function parse(argv: string[], options: Flags, positionals: number) {
   let parsed;
   try {
-    parsed = parseArgs({
-      args: joinNegativeNumbers(argv),
-      strict: true,
-      allowPositionals: false,
-      options: {
-        epsilon: { type: "string" }, delta: { type: "string" }, n: { type: "string" },
-        d: { type: "string" }, selector: { type: "string" }, "expected-runs": { type: "string" },
-        calibration: { type: "string" }, score: { type: "string" },
-        "norm-bound": { type: "string" }, "jl-failure": { type: "string" },
-        "max-iterations": { type: "string" }, json: { type: "boolean" },
-      },
-    });
+    parsed = parseArgs({ args: joinNegativeNumbers(argv), strict: true, allowPositionals: true, options });
   } catch (error) {
     throw new UsageError((error as Error).message);
   }
-  const v = parsed.values as Record<string, unknown>;
+  if (parsed.positionals.length !== positionals) {
+    throw new UsageError(`expected ${positionals} file argument${positionals === 1 ? "" : "s"}, got ${parsed.positionals.length}`);
+  }
+  return { values: parsed.values as Record<string, unknown>, files: parsed.positionals };
+}
+
+const PLAN_FLAGS: Flags = {
+  epsilon: { type: "string" }, delta: { type: "string" }, selector: { type: "string" },
+  "expected-runs": { type: "string" }, calibration: { type: "string" }, score: { type: "string" },
+  "norm-bound": { type: "string" }, "jl-failure": { type: "string" },
+  "max-iterations": { type: "string" }, json: { type: "boolean" },
+};
+
+function planOptions(v: Record<string, unknown>) {
   const options = {
     epsilon: numberFlag(v, "epsilon", "epsilon", true)!,
     delta: numberFlag(v, "delta", "delta", true)!,
-    n: numberFlag(v, "n", "n", true)!,
-    d: numberFlag(v, "d", "d", true)!,
     normBound: numberFlag(v, "norm-bound", "normBound", false),
     expectedRuns: numberFlag(v, "expected-runs", "expectedRuns", false),
     jlFailure: numberFlag(v, "jl-failure", "jlFailure", false),
     maxIterations: numberFlag(v, "max-iterations", "maxIterations", false),
-    selector: v.selector as "iter" | "privtune" | undefined,
+    selector: v.selector as "iter" | "privtune" | "fixed" | undefined,
     calibration: v.calibration as "tight" | "paper" | undefined,
     score: v.score as "empirical" | "population" | undefined,
   };
-  const clean = Object.fromEntries(Object.entries(options).filter(([, x]) => x !== undefined));
+  return Object.fromEntries(Object.entries(options).filter(([, x]) => x !== undefined));
+}
+
+async function account(argv: string[]): Promise<void> {
+  const { values: v } = parse(argv, { ...PLAN_FLAGS, n: { type: "string" }, d: { type: "string" } }, 0);
+  const options = {
+    ...planOptions(v),
+    n: numberFlag(v, "n", "n", true)!,
+    d: numberFlag(v, "d", "d", true)!,
+  };
   const dp = await load();
-  const plan = dp.account(clean as unknown as Parameters<typeof dp.account>[0]);
+  const plan = dp.account(options as unknown as Parameters<typeof dp.account>[0]);
   if (v.json) process.stdout.write(JSON.stringify(plan, null, 2) + "\n");
   else printPlan(plan);
+}
+
+async function readText(path: string, what: string): Promise<string> {
+  try {
+    return await readFile(path, "utf8");
+  } catch (error) {
+    throw new DpMarginError("BAD_PARAMETER", `cannot read ${what} ${JSON.stringify(path)}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`, what);
+  }
+}
+
+function accuracy(predicted: Int8Array, truth: Int8Array): number {
+  let correct = 0;
+  for (let i = 0; i < truth.length; i++) correct += predicted[i] === truth[i] ? 1 : 0;
+  return correct / truth.length;
+}
+
+async function trainCommand(argv: string[]): Promise<void> {
+  const { values: v, files } = parse(argv, {
+    ...PLAN_FLAGS, label: { type: "string" }, positive: { type: "string" }, test: { type: "string" },
+    output: { type: "string" }, margin: { type: "string" }, "no-intercept": { type: "boolean" },
+    seed: { type: "string" }, out: { type: "string" },
+  }, 1);
+  if (v.label === undefined) throw new DpMarginError("BAD_PARAMETER", "label is required (--label COL)", "label");
+  const options = {
+    ...planOptions(v),
+    margin: numberFlag(v, "margin", "margin", false),
+    seed: numberFlag(v, "seed", "seed", false),
+    output: v.output as "average" | "last" | undefined,
+    intercept: v["no-intercept"] ? false : undefined,
+  };
+  const clean = Object.fromEntries(Object.entries(options).filter(([, x]) => x !== undefined));
+  const csvOptions = { label: v.label as string, positive: v.positive as string | undefined };
+  const train = readCsvTable(await readText(files[0], "TRAIN.csv"), csvOptions);
+  const test = v.test === undefined ? null
+    : readCsvTable(await readText(v.test as string, "TEST.csv"), {
+      ...csvOptions, positive: train.label!.positive, features: train.featureNames, requireBothClasses: false,
+    });
+  const dp = await load();
+  const { model: trained, report } = await dp.train(
+    { features: train.features, columns: train.columns, labels: train.labels!, featureNames: train.featureNames },
+    clean as unknown as Parameters<DpMargin["train"]>[1]);
+  const model = trained.withLabel(train.label);
+  // Accuracy on the user's own data: computed locally, not differentially private.
+  const trainAccuracy = accuracy(model.predict(train.features).labels, train.labels!);
+  const testAccuracy = test ? accuracy(model.predict(test.features).labels, test.labels!) : undefined;
+  const out: TrainReport & Record<string, unknown> = {
+    ...report,
+    label: train.label,
+    trainAccuracy,
+    trainAccuracyNote: "computed on the training data; not differentially private",
+    ...(test ? { testAccuracy, testRows: test.rows } : {}),
+  };
+  if (v.out !== undefined) await writeFile(v.out as string, JSON.stringify(model.toJSON(), null, 2) + "\n");
+  if (report.seeded) process.stderr.write(`dpmargin: warning: ${SEEDED_WARNING}\n`);
+  if (v.json) {
+    process.stdout.write(JSON.stringify(out, null, 2) + "\n");
+    return;
+  }
+  const lines = [
+    `dpmargin train — ${report.selector} selection, ${report.calibration} calibration${report.seeded ? "  [NOT PRIVATE: seeded]" : ""}`,
+    `  (ε, δ) = (${report.epsilon}, ${report.delta}), μ = ${formatNumber(report.mu, 8)}, replace-one neighbours; n = ${report.n}, d = ${report.d}`,
+    `  selected margin γ = ${formatNumber(report.selectedMargin)} (k = ${report.selectedK}${report.selectedProjected ? ", projected" : ""}), ${report.runs} base run(s), ${Math.round(report.elapsedMs)} ms`,
+    `  train accuracy ${(trainAccuracy * 100).toFixed(2)}% (not private)` + (test ? `, test accuracy ${(testAccuracy! * 100).toFixed(2)}% on ${test.rows} rows` : ""),
+  ];
+  if (report.selector === "iter") {
+    lines.push("", "  candidates (released): gamma, k, T, noisy score");
+    for (const c of report.candidates) {
+      lines.push(`    ${formatNumber(c.gamma).padStart(11)} ${String(c.k).padStart(6)} ${String(c.T).padStart(6)} ${formatNumber(c.noisyScore).padStart(12)}${c.gamma === report.selectedMargin ? "  <- selected" : ""}`);
+    }
+  }
+  if (v.out !== undefined) lines.push("", `  model written to ${v.out}`);
+  process.stdout.write(lines.join("\n") + "\n");
+}
+
+function csvField(text: string): string {
+  return /[",\n\r]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+}
+
+async function predictCommand(argv: string[]): Promise<void> {
+  const { values: v, files } = parse(argv, { out: { type: "string" } }, 2);
+  const dp = await load();
+  const model = dp.modelFromJSON(await readText(files[0], "MODEL.json"));
+  const table = readCsvTable(await readText(files[1], "DATA.csv"), { features: model.features });
+  const { scores, labels } = model.predict(table.features);
+  const positive = model.label?.positive ?? "1";
+  const column = model.label?.column ?? "label";
+  const header = `score,${csvField(`${column}=${positive}`)}`;
+  const body = Array.from(scores, (s, i) => `${s},${labels[i] > 0 ? 1 : 0}`);
+  const text = [header, ...body].join("\n") + "\n";
+  if (model.seeded) process.stderr.write(`dpmargin: warning: the model is ${SEEDED_WARNING}\n`);
+  if (v.out !== undefined) await writeFile(v.out as string, text);
+  else process.stdout.write(text);
 }
 
 async function main(argv: string[]): Promise<number> {
@@ -136,6 +249,14 @@ async function main(argv: string[]): Promise<number> {
       await account(rest);
       return 0;
     }
+    if (command === "train") {
+      await trainCommand(rest);
+      return 0;
+    }
+    if (command === "predict") {
+      await predictCommand(rest);
+      return 0;
+    }
     throw new UsageError(`unknown command ${JSON.stringify(command)}`);
   } catch (error) {
     if (error instanceof UsageError) {
@@ -145,6 +266,7 @@ async function main(argv: string[]): Promise<number> {
       return 2;
     }
     if (error instanceof DpMarginError && error.code !== "INTERNAL" && error.code !== "WASM_LOAD") {
+      // Bad input or parameters: exit 2, one line, nothing on stdout.
       const flag = error.parameter ? FLAGS[error.parameter] : undefined;
       process.stderr.write(`dpmargin: ${error.code}${flag ? ` (${flag})` : ""}: ${error.message}\n`);
       return 2;

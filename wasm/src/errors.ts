@@ -7,6 +7,8 @@ export type DpMarginErrorCode =
   | "NON_FINITE"
   | "LABEL_NOT_FOUND"
   | "ONE_CLASS"
+  | "BAD_LABEL"
+  | "BAD_MODEL"
   | "OUT_OF_MEMORY"
   | "CANCELLED"
   | "WASM_LOAD"

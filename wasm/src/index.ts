@@ -14,6 +14,10 @@ export type { Accounting } from "./api.js";
 export { DpMarginError } from "./errors.js";
 export type { DpMarginErrorCode } from "./errors.js";
 export type * from "./types.js";
+export { Model } from "./model.js";
+export type { ModelFile, Predictions } from "./model.js";
+export type { TrainOptions, TrainProgress, TrainReport, TrainResult, CandidateReport } from "./train.js";
+export type { TrainingData, PreprocessingOptions, RowNormalization } from "./data.js";
 
 /** How to find the WebAssembly binary. */
 export interface LoadOptions {

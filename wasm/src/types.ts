@@ -1,5 +1,5 @@
 /** Which private selection runs over the margin grid (SPEC §2.6). */
-export type Selector = "iter" | "privtune";
+export type Selector = "iter" | "privtune" | "fixed";
 /** "tight" (default): exact GDP accounting, same (ε, δ) guarantee with less noise (SPEC §2.9);
  *  "paper": the paper's constants exactly. */
 export type Calibration = "tight" | "paper";
@@ -28,6 +28,8 @@ export interface AccountOptions {
   /** Cap on noisy-GD iterations per candidate (default 1000). T changes utility and time,
    *  never privacy. */
   maxIterations?: number;
+  /** Margin γ of the fixed-margin learner (selector "fixed" only). */
+  margin?: number;
 }
 
 /** What one margin candidate will do. */

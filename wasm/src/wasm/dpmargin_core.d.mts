@@ -16,6 +16,48 @@ export interface PlanInputRaw {
   expectedRuns: number;
   jlFailure: number;
   maxIterations: number;
+  margin: number;
+}
+
+export interface EmbindObject {
+  delete(): void;
+}
+
+export interface CoreDataset extends EmbindObject {
+  allocate(rows: number, features: number, intercept: boolean, rowNormalization: string,
+    normBound: number, labelled: boolean): Status<number>;
+  features(): Float32Array;
+  labels(): Int8Array;
+  width(): number;
+  prepare(requireBothClasses: boolean): Status<boolean>;
+  scores(weights: Float64Array): Status<Float64Array>;
+  release(): void;
+}
+
+export interface CoreProgress {
+  run: number;
+  runs: number;
+  candidate: number;
+  iteration: number;
+  iterations: number;
+  done: boolean;
+}
+
+export interface CoreTrainResult {
+  runs: { candidate: number; noisyScore: number }[];
+  selectedRun: number;
+  selectedCandidate: number;
+  weights: Float64Array;
+  seeded: boolean;
+  plan: unknown;
+}
+
+export interface CoreTrainer extends EmbindObject {
+  start(data: CoreDataset, input: PlanInputRaw, output: string, seed: number): Status<unknown>;
+  advance(budget: number): Status<boolean>;
+  progress(): CoreProgress;
+  result(): Status<CoreTrainResult>;
+  release(): void;
 }
 
 export interface CoreModule {
@@ -34,6 +76,8 @@ export interface CoreModule {
   ps22Mu(epsilon: number, eta: number, gamma: number, delta: number): Status<number>;
   privtunePaperEpsilon(mu: number, r: number, delta: number): Status<number>;
   version(): string;
+  Dataset: new () => CoreDataset;
+  Trainer: new () => CoreTrainer;
 }
 
 export interface FactoryOptions {

@@ -1,0 +1,99 @@
+// `dpmargin train` and `dpmargin predict` on CSV files.
+import { mkdtempSync, writeFileSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { load } from "dpmargin";
+import { cli } from "./helpers.js";
+import { separable, toCsv } from "./synthetic.js";
+
+const dir = mkdtempSync(join(tmpdir(), "dpmargin-cli-"));
+const trainCsv = join(dir, "train.csv");
+const testCsv = join(dir, "test.csv");
+const all = separable(2000, 10, 0.1, 20, 11);
+const slice = (from, to) => ({
+  features: all.features.subarray(from * 10, to * 10), labels: all.labels.subarray(from, to), columns: 10,
+});
+writeFileSync(trainCsv, toCsv(slice(0, 1500)));
+writeFileSync(testCsv, toCsv(slice(1500, 2000)));
+
+test("train --json prints the report of SPEC §5.2", () => {
+  const r = cli("train", trainCsv, "--label", "label", "--epsilon", "1", "--delta", "1e-5", "--test", testCsv, "--json");
+  expect(r.stderr).toBe("");
+  expect(r.code).toBe(0);
+  const report = JSON.parse(r.stdout);
+  for (const key of ["selectedMargin", "epsilon", "delta", "mu", "calibration", "selector", "score", "n", "d",
+    "candidates", "testAccuracy", "trainAccuracy", "seeded", "elapsedMs"]) {
+    expect(report).toHaveProperty(key);
+  }
+  expect(report.seeded).toBe(false);
+  expect(report.n).toBe(1500);
+  expect(report.label).toEqual({ column: "label", positive: "1" });
+  for (const c of report.candidates) {
+    for (const key of ["gamma", "k", "T", "sigma", "projected", "noisyScore"]) expect(c).toHaveProperty(key);
+  }
+  expect(report.trainAccuracy).toBeGreaterThan(0.8);
+  expect(report.testAccuracy).toBeGreaterThan(0.5);
+});
+
+test("--seed makes the run deterministic and warns that it is not private", () => {
+  const args = ["train", trainCsv, "--label", "label", "--epsilon", "1", "--delta", "1e-5", "--seed", "4", "--json"];
+  const a = cli(...args), b = cli(...args);
+  expect(a.code).toBe(0);
+  expect(a.stderr).toMatch(/not private: seeded/);
+  const ra = JSON.parse(a.stdout), rb = JSON.parse(b.stdout);
+  expect(ra.seeded).toBe(true);
+  expect(ra.selectedMargin).toBe(rb.selectedMargin);
+  expect(ra.candidates).toEqual(rb.candidates);
+});
+
+test("predict with the saved model matches the API, row for row", async () => {
+  const model = join(dir, "model.json");
+  const preds = join(dir, "pred.csv");
+  let r = cli("train", trainCsv, "--label", "label", "--epsilon", "2", "--delta", "1e-5", "--seed", "8", "--out", model);
+  expect(r.code).toBe(0);
+  expect(r.stdout).toMatch(/selected margin/);
+  r = cli("predict", model, testCsv, "--out", preds);
+  expect(r.code).toBe(0);
+  const lines = readFileSync(preds, "utf8").trim().split("\n");
+  expect(lines[0]).toBe("score,label=1");
+  const dp = await load();
+  const m = dp.modelFromJSON(readFileSync(model, "utf8"));
+  expect(m.label).toEqual({ column: "label", positive: "1" });
+  const { readCsvTable } = await import("../../dist/csv.js");
+  const table = readCsvTable(readFileSync(testCsv, "utf8"), { features: m.features });
+  const api = m.predict(table.features);
+  expect(lines).toHaveLength(api.scores.length + 1);
+  lines.slice(1).forEach((line, i) => {
+    const [score, label] = line.split(",");
+    expect(Number(score)).toBe(api.scores[i]);
+    expect(Number(label)).toBe(api.labels[i] > 0 ? 1 : 0);
+  });
+  // stdout when no --out
+  r = cli("predict", model, testCsv);
+  expect(r.stdout.trim().split("\n")).toHaveLength(api.scores.length + 1);
+});
+
+describe("bad input exits 2 with one line on stderr and nothing on stdout", () => {
+  const bad = join(dir, "bad.csv");
+  writeFileSync(bad, "a,b,label\n1,2,1\n3,x,0\n");
+  const ragged = join(dir, "ragged.csv");
+  writeFileSync(ragged, "a,b,label\n1,2,1\n3,0\n");
+  const labels = join(dir, "labels.csv");
+  writeFileSync(labels, "a,b,y\n1,2,cat\n3,1,dog\n");
+  test.each([
+    [["train", trainCsv, "--epsilon", "1", "--delta", "1e-5"], /--label/],
+    [["train", trainCsv, "--label", "nope", "--epsilon", "1", "--delta", "1e-5"], /LABEL_NOT_FOUND/],
+    [["train", bad, "--label", "label", "--epsilon", "1", "--delta", "1e-5"], /NON_NUMERIC.*line 3.*"b"/],
+    [["train", ragged, "--label", "label", "--epsilon", "1", "--delta", "1e-5"], /RAGGED_ROW.*line 3/],
+    [["train", labels, "--label", "y", "--epsilon", "1", "--delta", "1e-5"], /--positive/],
+    [["train", trainCsv, "--label", "label", "--epsilon", "0", "--delta", "1e-5"], /--epsilon/],
+    [["train", join(dir, "missing.csv"), "--label", "label", "--epsilon", "1", "--delta", "1e-5"], /cannot read/],
+    [["predict", trainCsv, testCsv], /BAD_MODEL/],
+  ])("%j", (args, pattern) => {
+    const r = cli(...args);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe("");
+    expect(r.stderr).toMatch(pattern);
+    expect(r.stderr.trim().split("\n")).toHaveLength(1);
+  });
+});

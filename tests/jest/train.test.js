@@ -1,0 +1,167 @@
+// Training through the package in Node: progress, cancellation, seeded reproducibility (also
+// against the native build), the model and its file.
+import { existsSync, mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { spawnSync } from "node:child_process";
+import { load, DpMarginError } from "dpmargin";
+import { separable, toCsv } from "./synthetic.js";
+import { repoRoot } from "./helpers.js";
+
+let dp;
+beforeAll(async () => {
+  dp = await load();
+});
+
+const table = separable(1200, 20, 0.1, 12, 1);
+
+test("M* trains a useful classifier and reports what it released", async () => {
+  const { model, report } = await dp.train(table, { epsilon: 1, delta: 1e-5 });
+  expect(report.seeded).toBe(false);
+  expect(report.warning).toBeUndefined();
+  expect(report.selector).toBe("iter");
+  expect(report.calibration).toBe("tight");
+  expect(report.neighbouring).toBe("replace-one");
+  expect(report.candidates.length).toBe(report.runs);
+  expect(report.candidates.map((c) => c.gamma)).toContain(report.selectedMargin);
+  for (const c of report.candidates) {
+    expect(Number.isFinite(c.noisyScore)).toBe(true);
+    expect(c.T).toBeGreaterThan(0);
+    expect(c.sigma).toBeGreaterThan(0);
+  }
+  expect(report.d).toBe(21);  // 20 features + intercept
+  const { labels } = model.predict(table.features);
+  let correct = 0;
+  labels.forEach((l, i) => { correct += l === table.labels[i] ? 1 : 0; });
+  expect(correct / labels.length).toBeGreaterThan(0.85);
+  expect(model.seeded).toBe(false);
+});
+
+test("progress events arrive in order and end at fraction 1", async () => {
+  const events = [];
+  await dp.train(table, { epsilon: 1, delta: 1e-5, onProgress: (p) => events.push(p) });
+  expect(events.length).toBeGreaterThan(1);
+  for (let i = 1; i < events.length; i++) {
+    const a = events[i - 1], b = events[i];
+    expect(b.run >= a.run).toBe(true);
+    if (b.run === a.run) expect(b.iteration).toBeGreaterThanOrEqual(a.iteration);
+    expect(b.fraction).toBeGreaterThanOrEqual(a.fraction);
+    expect(b.elapsedMs).toBeGreaterThanOrEqual(a.elapsedMs);
+  }
+  const last = events.at(-1);
+  expect(last.fraction).toBe(1);
+  expect(last.run).toBe(last.runs - 1);
+  expect(last.iteration).toBe(last.iterations);
+});
+
+test("an AbortSignal stops training with CANCELLED, and the module trains again", async () => {
+  const controller = new AbortController();
+  let seen = 0;
+  const big = separable(4000, 50, 0.1, 0, 2);
+  const promise = dp.train(big, {
+    epsilon: 1, delta: 1e-5,
+    onProgress: () => { if (++seen === 2) controller.abort(); },
+    signal: controller.signal,
+  });
+  await expect(promise).rejects.toMatchObject({ code: "CANCELLED" });
+  await expect(promise).rejects.toBeInstanceOf(DpMarginError);
+  const { report } = await dp.train(table, { epsilon: 1, delta: 1e-5, seed: 3 });
+  expect(report.runs).toBeGreaterThan(0);
+  // Already aborted before starting.
+  await expect(dp.train(table, { epsilon: 1, delta: 1e-5, signal: AbortSignal.abort() }))
+    .rejects.toMatchObject({ code: "CANCELLED" });
+});
+
+test("a seed makes the run deterministic and marks it not private", async () => {
+  const a = await dp.train(table, { epsilon: 1, delta: 1e-5, seed: 42 });
+  const b = await dp.train(table, { epsilon: 1, delta: 1e-5, seed: 42 });
+  const c = await dp.train(table, { epsilon: 1, delta: 1e-5, seed: 43 });
+  expect(a.report.seeded).toBe(true);
+  expect(a.report.warning).toMatch(/not private/);
+  expect(a.model.seeded).toBe(true);
+  expect(a.model.toJSON().privacy.seeded).toBe(true);
+  expect(Array.from(a.model.weights)).toEqual(Array.from(b.model.weights));
+  expect(a.report.candidates.map((x) => x.noisyScore)).toEqual(b.report.candidates.map((x) => x.noisyScore));
+  expect(Array.from(a.model.weights)).not.toEqual(Array.from(c.model.weights));
+});
+
+const nativeTool = join(repoRoot, "build/tests/cpp/native_train");
+test("the same seed gives the same γ and weights natively and in wasm (1e-5 relative)", async () => {
+  // npm test builds the native tool first; a missing tool is a failure, not a skip.
+  expect(existsSync(nativeTool)).toBe(true);
+  const dir = mkdtempSync(join(tmpdir(), "dpmargin-"));
+  const csv = join(dir, "train.csv");
+  writeFileSync(csv, toCsv(table));
+  const native = spawnSync(nativeTool, [csv, "7", "1", "1e-5"], { encoding: "utf8" });
+  expect(native.status).toBe(0);
+  const expected = JSON.parse(native.stdout);
+  // Same CSV text through the same float32 parse: use the CLI's reader path via the API.
+  const { readCsvTable } = await import("../../dist/csv.js");
+  const parsed = readCsvTable(toCsv(table), { label: "label" });
+  const { model, report } = await dp.train(
+    { features: parsed.features, columns: parsed.columns, labels: parsed.labels },
+    { epsilon: 1, delta: 1e-5, seed: 7 });
+  expect(report.selectedMargin).toBe(expected.gamma);
+  const w = [...model.weights, model.intercept];
+  expect(w).toHaveLength(expected.weights.length);
+  const scale = Math.max(...expected.weights.map(Math.abs));
+  w.forEach((v, j) => expect(Math.abs(v - expected.weights[j])).toBeLessThanOrEqual(1e-5 * scale));
+});
+
+test("model file round trip: predictions equal in-process predictions", async () => {
+  const { model } = await dp.train(table, { epsilon: 2, delta: 1e-5, seed: 5 });
+  const json = JSON.stringify(model.toJSON());
+  const loaded = dp.modelFromJSON(json);
+  expect(Array.from(loaded.predict(table.features).scores)).toEqual(Array.from(model.predict(table.features).scores));
+  const file = model.toJSON();
+  expect(file.format).toBe("dpmargin-model");
+  expect(file.version).toBe(1);
+  expect(file.weights).toHaveLength(20);
+  expect(typeof file.intercept).toBe("number");
+  expect(() => dp.modelFromJSON({ ...file, version: 2 })).toThrow(expect.objectContaining({ code: "BAD_MODEL" }));
+  expect(() => dp.modelFromJSON({ ...file, weights: [1, 2] })).toThrow(expect.objectContaining({ code: "BAD_MODEL" }));
+  expect(() => dp.modelFromJSON({ ...file, weights: file.weights.map((_, i) => (i ? 0 : Number.NaN)) }))
+    .toThrow(expect.objectContaining({ code: "BAD_MODEL" }));
+  // Rows as arrays work too.
+  const rows = [Array.from(table.features.subarray(0, 20))];
+  expect(model.predict(rows).scores[0]).toBeCloseTo(model.predict(table.features).scores[0], 10);
+});
+
+test("PrivTune and the fixed-margin learner train; PrivTune releases only the selected candidate", async () => {
+  const p = await dp.train(table, { epsilon: 1, delta: 1e-5, selector: "privtune", expectedRuns: 5, seed: 1 });
+  expect(p.report.candidates).toHaveLength(1);
+  expect(p.report.runs).toBeGreaterThanOrEqual(1);
+  const f = await dp.train(table, { epsilon: 1, delta: 1e-5, selector: "fixed", margin: 0.1, seed: 1 });
+  expect(f.report.selectedMargin).toBe(0.1);
+  expect(f.report.muRun).toBe(f.report.mu);
+});
+
+describe("bad input → typed errors; the module keeps working", () => {
+  const cases = [
+    [{ epsilon: 0, delta: 1e-5 }, table, "BAD_PARAMETER", "epsilon"],
+    [{ epsilon: 1, delta: 2 }, table, "BAD_PARAMETER", "delta"],
+    [{ epsilon: 1, delta: 1e-5, seed: -1 }, table, "BAD_PARAMETER", "seed"],
+    [{ epsilon: 1, delta: 1e-5, output: "median" }, table, "BAD_PARAMETER", "output"],
+    [{ epsilon: 1, delta: 1e-5, selector: "fixed" }, table, "BAD_PARAMETER", "margin"],
+    [{ epsilon: 1, delta: 1e-5, margin: 0.1 }, table, "BAD_PARAMETER", "margin"],
+    [{ epsilon: 1, delta: 1e-5, rowNormalization: "l1" }, table, "BAD_PARAMETER", "rowNormalization"],
+    [{ epsilon: 1, delta: 1e-5, bogus: 1 }, table, "BAD_PARAMETER", "bogus"],
+    [{ epsilon: 1, delta: 1e-5 }, { ...table, columns: 7 }, "BAD_PARAMETER", "features"],
+    [{ epsilon: 1, delta: 1e-5 }, { ...table, labels: table.labels.slice(1) }, "BAD_PARAMETER", "labels"],
+    [{ epsilon: 1, delta: 1e-5 }, { ...table, labels: Int8Array.from(table.labels, () => 1) }, "ONE_CLASS", undefined],
+    [{ epsilon: 1, delta: 1e-5 }, { ...table, labels: Int8Array.from(table.labels, (v, i) => (i === 5 ? 2 : v)) }, "BAD_LABEL", "labels"],
+    [{ epsilon: 1, delta: 1e-5 }, { ...table, features: Float32Array.from(table.features, (v, i) => (i === 45 ? Number.NaN : v)) }, "NON_FINITE", undefined],
+  ];
+  test.each(cases)("%j", async (options, data, code, parameter) => {
+    const promise = dp.train(data, options);
+    await expect(promise).rejects.toBeInstanceOf(DpMarginError);
+    await expect(promise).rejects.toMatchObject({ code, ...(parameter ? { parameter } : {}) });
+    const { report } = await dp.train(table, { epsilon: 1, delta: 1e-5, seed: 9, maxIterations: 20 });
+    expect(report.runs).toBeGreaterThan(0);
+  });
+
+  test("NON_FINITE names the row and column", async () => {
+    await expect(dp.train({ ...table, features: Float32Array.from(table.features, (v, i) => (i === 45 ? Infinity : v)) },
+      { epsilon: 1, delta: 1e-5 })).rejects.toThrow(/row 2, column 5/);
+  });
+});

@@ -1,0 +1,173 @@
+import type { CoreModule } from "./wasm/dpmargin_core.mjs";
+import { DpMarginError, badParameter } from "./errors.js";
+import { unwrap } from "./status.js";
+import { toCoreDataset, type ResolvedPreprocessing, type RowNormalization } from "./data.js";
+import type { TrainReport } from "./train.js";
+import { LIBRARY_VERSION } from "./version.js";
+
+/** The model file, version 1 (SPEC §5.3). */
+export interface ModelFile {
+  format: "dpmargin-model";
+  version: 1;
+  /** Feature names, one per weight. */
+  features: string[];
+  /** Weights of the features in the preprocessed space (intercept excluded). */
+  weights: number[];
+  /** Weight of the constant feature, or null when trained without an intercept. */
+  intercept: number | null;
+  preprocessing: { intercept: boolean; rowNormalization: RowNormalization; normBound: number };
+  label: { column: string; positive: string } | null;
+  privacy: {
+    epsilon: number; delta: number; mu: number; neighbouring: "replace-one";
+    calibration: string; selector: string; seeded: boolean;
+  };
+  selection: {
+    gamma: number; k: number; projected: boolean; runs: number;
+    candidates: TrainReport["candidates"];
+  };
+  library: string;
+}
+
+/** Predictions: the decision score ⟨w, x⟩ of each row and the predicted class (±1). */
+export interface Predictions {
+  scores: Float64Array;
+  labels: Int8Array;
+}
+
+function badModel(message: string): DpMarginError {
+  return new DpMarginError("BAD_MODEL", `invalid model file: ${message}`);
+}
+
+const isFiniteNumber = (v: unknown): v is number => typeof v === "number" && Number.isFinite(v);
+
+/** A trained classifier. Its weights and selection record are the DP release. */
+export class Model {
+  readonly #core: CoreModule;
+  readonly #file: ModelFile;
+
+  private constructor(core: CoreModule, file: ModelFile) {
+    this.#core = core;
+    this.#file = file;
+  }
+
+  /** @internal */
+  static fromTraining(core: CoreModule, t: {
+    weights: Float64Array; columns: number; featureNames?: string[];
+    preprocessing: ResolvedPreprocessing; report: TrainReport; label?: ModelFile["label"];
+  }): Model {
+    const w = Array.from(t.weights);
+    const features = t.featureNames ?? Array.from({ length: t.columns }, (_, i) => `x${i}`);
+    return new Model(core, {
+      format: "dpmargin-model",
+      version: 1,
+      features,
+      weights: w.slice(0, t.columns),
+      intercept: t.preprocessing.intercept ? w[t.columns] : null,
+      preprocessing: { ...t.preprocessing },
+      label: t.label ?? null,
+      privacy: {
+        epsilon: t.report.epsilon, delta: t.report.delta, mu: t.report.mu,
+        neighbouring: "replace-one", calibration: t.report.calibration,
+        selector: t.report.selector, seeded: t.report.seeded,
+      },
+      selection: {
+        gamma: t.report.selectedMargin, k: t.report.selectedK, projected: t.report.selectedProjected,
+        runs: t.report.runs, candidates: t.report.candidates,
+      },
+      library: LIBRARY_VERSION,
+    });
+  }
+
+  /** Validate a model file and bind it to a loaded module (`dp.modelFromJSON` calls this). */
+  static fromJSON(json: ModelFile | string, dp: { core: CoreModule }): Model {
+    let f: unknown = json;
+    if (typeof json === "string") {
+      try {
+        f = JSON.parse(json);
+      } catch (error) {
+        throw badModel(`not JSON (${(error as Error).message})`);
+      }
+    }
+    if (f === null || typeof f !== "object") throw badModel("not an object");
+    const m = f as Record<string, unknown>;
+    if (m.format !== "dpmargin-model") throw badModel(`format must be "dpmargin-model", but is ${JSON.stringify(m.format)}`);
+    if (m.version !== 1) throw badModel(`unsupported version ${JSON.stringify(m.version)} (this library reads version 1)`);
+    if (!Array.isArray(m.features) || !m.features.every((x) => typeof x === "string")) throw badModel("features must be an array of names");
+    if (!Array.isArray(m.weights) || m.weights.length !== m.features.length) {
+      throw badModel(`weights must be an array of ${Array.isArray(m.features) ? m.features.length : "?"} numbers (one per feature)`);
+    }
+    m.weights.forEach((w, i) => { if (!isFiniteNumber(w)) throw badModel(`weights[${i}] is not a finite number`); });
+    const p = m.preprocessing as Record<string, unknown> | undefined;
+    if (!p || typeof p.intercept !== "boolean" || (p.rowNormalization !== "unit-norm" && p.rowNormalization !== "clip")
+      || !isFiniteNumber(p.normBound) || p.normBound <= 0) {
+      throw badModel("preprocessing must be {intercept: boolean, rowNormalization: \"unit-norm\"|\"clip\", normBound > 0}");
+    }
+    if (p.intercept ? !isFiniteNumber(m.intercept) : m.intercept !== null) {
+      throw badModel(p.intercept ? "intercept must be a finite number" : "intercept must be null without an intercept");
+    }
+    const privacy = m.privacy as Record<string, unknown> | undefined;
+    if (!privacy || !isFiniteNumber(privacy.epsilon) || !isFiniteNumber(privacy.delta) || !isFiniteNumber(privacy.mu)
+      || typeof privacy.seeded !== "boolean" || privacy.neighbouring !== "replace-one") {
+      throw badModel("privacy must hold epsilon, delta, mu, neighbouring \"replace-one\" and seeded");
+    }
+    const label = m.label as Record<string, unknown> | null | undefined;
+    if (label !== null && (typeof label !== "object" || typeof label?.column !== "string" || typeof label?.positive !== "string")) {
+      throw badModel("label must be null or {column, positive} strings");
+    }
+    const selection = m.selection as Record<string, unknown> | undefined;
+    if (!selection || !isFiniteNumber(selection.gamma)) throw badModel("selection.gamma must be a number");
+    return new Model(dp.core, structuredClone(m) as unknown as ModelFile);
+  }
+
+  /** Feature names, in the order predict() expects columns. */
+  get features(): readonly string[] { return this.#file.features; }
+  get weights(): Float64Array { return Float64Array.from(this.#file.weights); }
+  get intercept(): number | null { return this.#file.intercept; }
+  get gamma(): number { return this.#file.selection.gamma; }
+  /** True when trained with a seed: such a model is NOT differentially private. */
+  get seeded(): boolean { return this.#file.privacy.seeded; }
+  get privacy(): ModelFile["privacy"] { return { ...this.#file.privacy }; }
+  get label(): ModelFile["label"] { return this.#file.label ? { ...this.#file.label } : null; }
+
+  /** @internal */
+  withLabel(label: ModelFile["label"]): Model {
+    return new Model(this.#core, { ...this.#file, label });
+  }
+
+  /**
+   * Score rows with the stored preprocessing applied: `rows` is row-major (n × features.length)
+   * or an array of rows. Positive class where the score is > 0.
+   */
+  predict(rows: ArrayLike<number> | ArrayLike<number>[]): Predictions {
+    const d = this.#file.features.length;
+    let flat: ArrayLike<number>;
+    if (Array.isArray(rows) && rows.length > 0 && typeof rows[0] === "object") {
+      const out = new Float32Array(rows.length * d);
+      (rows as ArrayLike<number>[]).forEach((r, i) => {
+        if (!r || r.length !== d) throw badParameter(`rows[${i}]`, `a row of ${d} numbers`, r?.length);
+        out.set(r, i * d);
+      });
+      flat = out;
+    } else {
+      flat = rows as ArrayLike<number>;
+    }
+    const pre = this.#file.preprocessing;
+    const dataset = toCoreDataset(this.#core, flat, d, null, pre);
+    try {
+      const w = Float64Array.from(this.#file.intercept === null
+        ? this.#file.weights : [...this.#file.weights, this.#file.intercept]);
+      const scores = unwrap(dataset.scores(w));
+      const labels = new Int8Array(scores.length);
+      for (let i = 0; i < scores.length; i++) labels[i] = scores[i] > 0 ? 1 : -1;
+      return { scores, labels };
+    } finally {
+      dataset.release();
+      dataset.delete();
+    }
+  }
+
+  /** The model file (SPEC §5.3). */
+  toJSON(): ModelFile {
+    return structuredClone(this.#file);
+  }
+}

@@ -1,0 +1,221 @@
+import type { CoreModule, CoreTrainer } from "./wasm/dpmargin_core.mjs";
+import { DpMarginError, badParameter } from "./errors.js";
+import { unwrap } from "./status.js";
+import { PLAN_OPTION_NAMES, planInput, rejectUnknown, requireObject } from "./options.js";
+import { resolvePreprocessing, toCoreDataset, type PreprocessingOptions, type TrainingData } from "./data.js";
+import type { AccountOptions, Plan } from "./types.js";
+import { Model } from "./model.js";
+import { LIBRARY_VERSION } from "./version.js";
+
+/** Training progress, emitted between chunks of iterations. */
+export interface TrainProgress {
+  /** 0-based index of the base run in progress. */
+  run: number;
+  /** Number of base runs: the grid size (iter), K (privtune) or 1 (fixed). */
+  runs: number;
+  /** Grid index of the margin being trained, and its γ. */
+  candidate: number;
+  gamma: number;
+  /** Noisy-GD iteration within the run, of `iterations`. */
+  iteration: number;
+  iterations: number;
+  /** Overall fraction done in [0, 1] (by iterations; PrivTune's later runs are estimated). */
+  fraction: number;
+  elapsedMs: number;
+}
+
+/** Options of `train()`: the privacy budget, the method, preprocessing, and control. */
+export interface TrainOptions extends Omit<AccountOptions, "n" | "d">, PreprocessingOptions {
+  /** Output iterate of noisy GD: "average" (default, the paper's) or "last". */
+  output?: "average" | "last";
+  /** Margin γ of the fixed-margin learner (selector "fixed" only). */
+  margin?: number;
+  /** Deterministic run for tests and demos: NOT private (every output says `seeded: true`). */
+  seed?: number;
+  onProgress?: (progress: TrainProgress) => void;
+  signal?: AbortSignal;
+}
+
+/** One margin candidate in the released selection record (SPEC §2.7). */
+export interface CandidateReport {
+  gamma: number;
+  k: number;
+  projected: boolean;
+  T: number;
+  capped: boolean;
+  sigma: number;
+  /** Noisy score released by Iter (NaN for the fixed-margin learner). */
+  noisyScore: number;
+}
+
+/** What a training run released, and how it was accounted (SPEC §5.2). */
+export interface TrainReport {
+  selectedMargin: number;
+  selectedK: number;
+  selectedProjected: boolean;
+  epsilon: number;
+  delta: number;
+  mu: number;
+  muRun: number;
+  scoreSd: number;
+  epsilonSpent: number;
+  neighbouring: "replace-one";
+  calibration: Plan["calibration"];
+  selector: Plan["selector"];
+  score: Plan["score"];
+  output: "average" | "last";
+  maxIterations: number;
+  n: number;
+  /** Columns the model sees (features + intercept). */
+  d: number;
+  /** Iter: every candidate with its noisy score; PrivTune: the selected one only. */
+  candidates: CandidateReport[];
+  /** Number of base runs (K for PrivTune, which may be released). */
+  runs: number;
+  seeded: boolean;
+  /** Present when seeded: outputs of a seeded run are not differentially private. */
+  warning?: string;
+  elapsedMs: number;
+  library: string;
+}
+
+export interface TrainResult {
+  model: Model;
+  report: TrainReport;
+}
+
+export const SEEDED_WARNING = "not private: seeded (deterministic noise; for tests and demos only)";
+
+const TRAIN_OPTIONS = new Set<string>([
+  ...PLAN_OPTION_NAMES, "output", "seed", "onProgress", "signal", "intercept",
+  "rowNormalization",
+]);
+
+const now = () => (typeof performance !== "undefined" ? performance.now() : Date.now());
+
+// Yield to the event loop without setTimeout's ≥ 4 ms clamp: setImmediate in Node, a
+// MessageChannel in browsers and workers.
+const yieldToEventLoop: () => Promise<void> =
+  typeof setImmediate === "function"
+    ? () => new Promise((resolve) => setImmediate(resolve))
+    : (() => {
+      const channel = new MessageChannel();
+      const waiting: (() => void)[] = [];
+      channel.port1.onmessage = () => waiting.shift()?.();
+      return () => new Promise<void>((resolve) => {
+        waiting.push(resolve);
+        channel.port2.postMessage(null);
+      });
+    })();
+
+/** Chunks aim at this wall time: short enough to cancel promptly, long enough that the
+ *  per-chunk cost (progress callback, event-loop turn) stays well under 2% of training. */
+const TARGET_CHUNK_MS = 40;
+
+function cancelled(): DpMarginError {
+  return new DpMarginError("CANCELLED", "training was cancelled (AbortSignal)");
+}
+
+export async function train(core: CoreModule, data: TrainingData, options: TrainOptions): Promise<TrainResult> {
+  const started = now();
+  const o = requireObject(options, "options");
+  rejectUnknown(o, TRAIN_OPTIONS);
+  const d = requireObject(data, "data");
+  const pre = resolvePreprocessing(o);
+  const output = o.output ?? "average";
+  if (output !== "average" && output !== "last") throw badParameter("output", 'one of "average", "last"', output);
+  const seed = o.seed;
+  if (seed !== undefined && (typeof seed !== "number" || !Number.isSafeInteger(seed) || seed < 0)) {
+    throw badParameter("seed", "a non-negative safe integer", seed);
+  }
+  const onProgress = o.onProgress;
+  if (onProgress !== undefined && typeof onProgress !== "function") throw badParameter("onProgress", "a function", onProgress);
+  const signal = o.signal as AbortSignal | undefined;
+  if (signal !== undefined && (typeof signal !== "object" || signal === null || typeof signal.aborted !== "boolean")) {
+    throw badParameter("signal", "an AbortSignal", signal);
+  }
+  const input = planInput({ ...o, normBound: pre.normBound }, 2, 1);
+  const featureNames = d.featureNames as string[] | undefined;
+  const columns = d.columns as number;
+  if (featureNames !== undefined && (!Array.isArray(featureNames) || featureNames.length !== columns)) {
+    throw badParameter("featureNames", `an array of ${columns} names`, featureNames);
+  }
+  if (signal?.aborted) throw cancelled();
+
+  const dataset = toCoreDataset(core, d.features as ArrayLike<number>, columns,
+    d.labels as ArrayLike<number>, pre);
+  let trainer: CoreTrainer | null = null;
+  try {
+    trainer = new core.Trainer();
+    const plan = unwrap(trainer.start(dataset, input, output, seed ?? -1)) as Plan;
+    const perRun = plan.candidates.map((c) => c.T);
+    const meanT = perRun.reduce((a, b) => a + b, 0) / perRun.length;
+    let budget = 1;
+    for (;;) {
+      if (signal?.aborted) throw cancelled();
+      const t0 = now();
+      const done = unwrap(trainer.advance(budget));
+      const spent = now() - t0;
+      // Adapt the chunk to ~TARGET_CHUNK_MS of work (at most ×4 per step).
+      budget = Math.max(1, Math.min(budget * 4, Math.round(budget * TARGET_CHUNK_MS / Math.max(spent, 0.05))));
+      if (onProgress) {
+        const p = trainer.progress();
+        const finished = plan.selector === "privtune" ? p.run * meanT
+          : perRun.slice(0, p.run).reduce((a, b) => a + b, 0);
+        const total = plan.selector === "privtune" ? p.runs * meanT : perRun.reduce((a, b) => a + b, 0);
+        onProgress({
+          run: p.run, runs: p.runs, candidate: p.candidate, gamma: plan.candidates[p.candidate].gamma,
+          iteration: p.iteration, iterations: p.iterations,
+          fraction: done ? 1 : Math.min(1, (finished + p.iteration) / total),
+          elapsedMs: now() - started,
+        });
+      }
+      if (done) break;
+      await yieldToEventLoop();
+    }
+    const result = unwrap(trainer.result());
+    const finalPlan = result.plan as Plan;
+    const selected = finalPlan.candidates[result.selectedCandidate];
+    const released = finalPlan.selector === "privtune"
+      ? [result.runs[result.selectedRun]]
+      : result.runs;
+    const candidates: CandidateReport[] = released.map((run) => {
+      const c = finalPlan.candidates[run.candidate];
+      return { gamma: c.gamma, k: c.k, projected: c.projected, T: c.T, capped: c.capped, sigma: c.sigma, noisyScore: run.noisyScore };
+    });
+    const report: TrainReport = {
+      selectedMargin: selected.gamma,
+      selectedK: selected.k,
+      selectedProjected: selected.projected,
+      epsilon: finalPlan.epsilon,
+      delta: finalPlan.delta,
+      mu: finalPlan.mu,
+      muRun: finalPlan.muRun,
+      scoreSd: finalPlan.scoreSd,
+      epsilonSpent: finalPlan.epsilonSpent,
+      neighbouring: "replace-one",
+      calibration: finalPlan.calibration,
+      selector: finalPlan.selector,
+      score: finalPlan.score,
+      output: output as "average" | "last",
+      maxIterations: finalPlan.maxIterations,
+      n: finalPlan.n,
+      d: finalPlan.d,
+      candidates,
+      runs: result.runs.length,
+      seeded: result.seeded,
+      ...(result.seeded ? { warning: SEEDED_WARNING } : {}),
+      elapsedMs: now() - started,
+      library: LIBRARY_VERSION,
+    };
+    const model = Model.fromTraining(core, {
+      weights: result.weights, columns, featureNames, preprocessing: pre, report,
+    });
+    return { model, report };
+  } finally {
+    trainer?.release();
+    trainer?.delete();
+    dataset.release();
+    dataset.delete();
+  }
+}
