@@ -98,6 +98,9 @@ val planToJs(const pl::Plan& p) {
   o.set("maxIterations", asNumber(r.maxIterations));
   o.set("jlFailure", p.beta);
   o.set("mu", p.muTotal);
+  o.set("muRanges", p.muRanges);
+  o.set("muTrain", p.muTrain);
+  o.set("rangeShare", r.rangeShare);
   o.set("muRun", p.muRun);
   o.set("scoreSd", p.scoreSd);
   o.set("epsilonSpent", p.epsilonSpent);
@@ -200,9 +203,26 @@ class WasmDataset {
   }
   val labels() { return val(emscripten::typed_memory_view(data_->rows(), data_->labels())); }
   double width() const { return data_ ? double(data_->width()) : 0; }
-  val prepare(bool requireBothClasses) {
+  val declareRanges(val lo, val hi) {
     return guard([&] {
-      data_->prepare(requireBothClasses);
+      const auto l = emscripten::convertJSArrayToNumberVector<double>(lo);
+      const auto h = emscripten::convertJSArrayToNumberVector<double>(hi);
+      if (l.size() != h.size()) dpmargin::throwBadParameter("columnRanges", "pairs", double(l.size()));
+      std::vector<ln::ColumnRange> ranges(l.size());
+      for (std::size_t j = 0; j < l.size(); ++j) ranges[j] = {l[j], h[j]};
+      data_->declareRanges(std::move(ranges));
+      return val(true);
+    });
+  }
+  val validate(bool requireBothClasses) {
+    return guard([&] {
+      data_->validate(requireBothClasses);
+      return val(true);
+    });
+  }
+  val preprocess() {
+    return guard([&] {
+      data_->preprocess();
       return val(true);
     });
   }
@@ -212,9 +232,9 @@ class WasmDataset {
       return toFloat64Array(ln::decisionScores(data_->view(), w));
     });
   }
-  const ln::Dataset& dataset() const {
-    if (!data_ || !data_->prepared()) {
-      throw dpmargin::Error(dpmargin::ErrorCode::kInternal, "", "dataset not prepared");
+  ln::Dataset& dataset() {
+    if (!data_ || !data_->validated()) {
+      throw dpmargin::Error(dpmargin::ErrorCode::kInternal, "", "dataset not validated");
     }
     return *data_;
   }
@@ -232,7 +252,7 @@ class WasmDataset {
 class WasmTrainer {
  public:
   // seed < 0: secure generator (CSPRNG); otherwise a deterministic, NOT private, seeded run.
-  val start(const WasmDataset& data, const pl::PlanInput& input, const std::string& output,
+  val start(WasmDataset& data, const pl::PlanInput& input, const std::string& output,
             double seed) {
     return guard([&] {
       ln::TrainOptions options;
@@ -291,6 +311,15 @@ class WasmTrainer {
       o.set("weights", w);
       o.set("seeded", r.seeded);
       o.set("plan", planToJs(r.plan));
+      val ranges = val::array();
+      for (std::size_t j = 0; j < r.ranges.size(); ++j) {
+        val range = val::array();
+        range.set(0, r.ranges[j].lo);
+        range.set(1, r.ranges[j].hi);
+        ranges.set(j, range);
+      }
+      o.set("columnRanges", ranges);
+      o.set("rangesPrivate", r.rangesPrivate);
       return o;
     });
   }
@@ -318,7 +347,8 @@ EMSCRIPTEN_BINDINGS(dpmargin_core) {
       .field("expectedRuns", &pl::PlanInput::expectedRuns)
       .field("jlFailure", &pl::PlanInput::jlFailure)
       .field("maxIterations", &pl::PlanInput::maxIterations)
-      .field("margin", &pl::PlanInput::margin);
+      .field("margin", &pl::PlanInput::margin)
+      .field("rangeShare", &pl::PlanInput::rangeShare);
   function("plan", &plan);
   function("gdpDelta", &gdpDelta);
   function("gdpLogDelta", &gdpLogDelta);
@@ -340,7 +370,9 @@ EMSCRIPTEN_BINDINGS(dpmargin_core) {
       .function("features", &WasmDataset::features)
       .function("labels", &WasmDataset::labels)
       .function("width", &WasmDataset::width)
-      .function("prepare", &WasmDataset::prepare)
+      .function("declareRanges", &WasmDataset::declareRanges)
+      .function("validate", &WasmDataset::validate)
+      .function("preprocess", &WasmDataset::preprocess)
       .function("scores", &WasmDataset::scores)
       .function("release", &WasmDataset::release);
   class_<WasmTrainer>("Trainer")

@@ -124,7 +124,7 @@ TrainOptions mstar(double epsilon) {
 // SPEC issue: n = 4000, d = 50, margin γ* = 0.1, 1% label-flipped outliers, ε = 1, δ = 1e-5.
 TEST(Learning, MstarTightLearnsSeparableDataWithOutliers) {
   const auto synthetic = makeSeparable(4000, 50, 0.1, 40, 99);
-  const Dataset data = toDataset(synthetic);
+  Dataset data = toDataset(synthetic);
   Trainer trainer(data, mstar(1.0), random::Generator::seeded(5));
   while (!trainer.advance(500)) {
   }
@@ -143,7 +143,7 @@ TEST(Learning, MstarTightLearnsSeparableDataWithOutliers) {
 // training errors (checked on the true counts, seen through the test-only observer).
 TEST(Learning, HugeEpsilonSelectsTheFewestErrors) {
   const auto synthetic = makeSeparable(1500, 20, 0.05, 30, 4);
-  const Dataset data = toDataset(synthetic);
+  Dataset data = toDataset(synthetic);
   Trainer trainer(data, mstar(1e6), random::Generator::seeded(8));
   std::vector<std::uint64_t> errors;
   trainer.setRunObserver([&](std::size_t, std::size_t, const std::vector<double>& w) {
@@ -164,7 +164,7 @@ TEST(Learning, HugeEpsilonSelectsTheFewestErrors) {
 
 TEST(Learning, PrivTuneAndFixedMarginLearnersTrain) {
   const auto synthetic = makeSeparable(2000, 20, 0.1, 0, 12);
-  const Dataset data = toDataset(synthetic);
+  Dataset data = toDataset(synthetic);
   TrainOptions o = mstar(2.0);
   o.plan.selector = plan::Selector::kPrivTune;
   o.plan.expectedRuns = 5;
@@ -188,7 +188,7 @@ TEST(Learning, PrivTuneAndFixedMarginLearnersTrain) {
 TEST(Learning, ProjectedCandidatesTrainInTheOriginalSpace) {
   // d large enough that the larger margins are projected (k_γ < d).
   const auto synthetic = makeSeparable(400, 2500, 0.02, 0, 21);
-  const Dataset data = toDataset(synthetic);
+  Dataset data = toDataset(synthetic);
   TrainOptions o = mstar(4.0);
   Trainer trainer(data, o, random::Generator::seeded(3));
   bool sawProjected = false;
@@ -203,7 +203,7 @@ TEST(Learning, ProjectedCandidatesTrainInTheOriginalSpace) {
 
 TEST(Reproducibility, SeededRunsAreBitIdentical) {
   const auto synthetic = makeSeparable(800, 30, 0.1, 8, 77);
-  const Dataset data = toDataset(synthetic);
+  Dataset data = toDataset(synthetic);
   auto run = [&](std::uint64_t seed, std::uint64_t budget) {
     Trainer t(data, mstar(1.0), random::Generator::seeded(seed));
     while (!t.advance(budget)) {
@@ -219,7 +219,7 @@ TEST(Reproducibility, SeededRunsAreBitIdentical) {
 
 TEST(TrainerValidation, RejectsBadOptionsAndData) {
   const auto synthetic = makeSeparable(100, 5, 0.1, 0, 1);
-  const Dataset data = toDataset(synthetic);
+  Dataset data = toDataset(synthetic);
   TrainOptions o = mstar(1.0);
   o.plan.normBound = 2.0;  // must match the preprocessing's b
   EXPECT_THROW(Trainer(data, o, random::Generator::seeded(1)), Error);

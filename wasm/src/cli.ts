@@ -8,13 +8,15 @@ import { readFile, writeFile } from "node:fs/promises";
 import { load, DpMarginError, type Plan, type TrainReport, type DpMargin } from "./node.js";
 import { readCsvTable } from "./csv.js";
 import { SEEDED_WARNING } from "./train.js";
+import { DEFAULT_RANGE_SHARE } from "./options.js";
 
 const USAGE = `usage:
   dpmargin train TRAIN.csv --label COL [--positive VALUE] --epsilon E --delta D
                  [--test TEST.csv] [--selector iter|privtune|fixed] [--margin G]
                  [--score empirical|population] [--calibration tight|paper]
                  [--output average|last] [--max-iterations T] [--expected-runs K]
-                 [--norm-bound B] [--no-intercept] [--seed N] [--out model.json] [--json]
+                 [--norm-bound B] [--no-intercept] [--private-ranges | --range-share S]
+                 [--seed N] [--out model.json] [--json]
   dpmargin predict MODEL.json DATA.csv [--out predictions.csv]
   dpmargin account --epsilon E --delta D --n N --d D [--selector iter|privtune]
                    [--expected-runs K] [--calibration tight|paper] [--score empirical|population]
@@ -28,7 +30,7 @@ const FLAGS: Record<string, string> = {
   epsilon: "--epsilon", delta: "--delta", n: "--n", d: "--d", selector: "--selector",
   expectedRuns: "--expected-runs", calibration: "--calibration", score: "--score",
   normBound: "--norm-bound", jlFailure: "--jl-failure", maxIterations: "--max-iterations",
-  margin: "--margin", output: "--output", seed: "--seed", label: "--label", positive: "--positive",
+  margin: "--margin", output: "--output", rangeShare: "--range-share", seed: "--seed", label: "--label", positive: "--positive",
 };
 
 function numberFlag(values: Record<string, unknown>, flag: string, param: string,
@@ -111,7 +113,8 @@ const PLAN_FLAGS: Flags = {
   epsilon: { type: "string" }, delta: { type: "string" }, selector: { type: "string" },
   "expected-runs": { type: "string" }, calibration: { type: "string" }, score: { type: "string" },
   "norm-bound": { type: "string" }, "jl-failure": { type: "string" },
-  "max-iterations": { type: "string" }, json: { type: "boolean" },
+  "max-iterations": { type: "string" }, "range-share": { type: "string" },
+  "private-ranges": { type: "boolean" }, json: { type: "boolean" },
 };
 
 function planOptions(v: Record<string, unknown>) {
@@ -122,6 +125,8 @@ function planOptions(v: Record<string, unknown>) {
     expectedRuns: numberFlag(v, "expected-runs", "expectedRuns", false),
     jlFailure: numberFlag(v, "jl-failure", "jlFailure", false),
     maxIterations: numberFlag(v, "max-iterations", "maxIterations", false),
+    rangeShare: numberFlag(v, "range-share", "rangeShare", false)
+      ?? (v["private-ranges"] ? DEFAULT_RANGE_SHARE : undefined),
     selector: v.selector as "iter" | "privtune" | "fixed" | undefined,
     calibration: v.calibration as "tight" | "paper" | undefined,
     score: v.score as "empirical" | "population" | undefined,

@@ -13,6 +13,12 @@ export interface PreprocessingOptions {
   rowNormalization?: RowNormalization;
   /** Public norm bound b (default 1). */
   normBound?: number;
+  /**
+   * Public per-column ranges [lo, hi], one per feature column: x ← clamp((x − lo)/(hi − lo), 0, 1)
+   * before everything else. Only declare ranges that are public (known without looking at the
+   * data); otherwise use `rangeShare` to estimate them privately.
+   */
+  columnRanges?: [number, number][];
 }
 
 /** A numeric table: n rows × `columns` features, row-major. */
@@ -31,6 +37,7 @@ export interface ResolvedPreprocessing {
   intercept: boolean;
   rowNormalization: RowNormalization;
   normBound: number;
+  columnRanges: [number, number][] | null;
 }
 
 export function resolvePreprocessing(o: PreprocessingOptions): ResolvedPreprocessing {
@@ -42,12 +49,18 @@ export function resolvePreprocessing(o: PreprocessingOptions): ResolvedPreproces
   }
   const normBound = o.normBound ?? 1;
   if (typeof normBound !== "number") throw badParameter("normBound", "a number", normBound);
-  return { intercept, rowNormalization, normBound };
+  const ranges = o.columnRanges ?? null;
+  if (ranges !== null && (!Array.isArray(ranges) || !ranges.every((r) => Array.isArray(r) && r.length === 2
+    && typeof r[0] === "number" && typeof r[1] === "number"))) {
+    throw badParameter("columnRanges", "an array of [lo, hi] number pairs", ranges);
+  }
+  return { intercept, rowNormalization, normBound, columnRanges: ranges && ranges.map((r) => [r[0], r[1]]) };
 }
 
 /**
- * Copy a table into wasm memory (one write, straight into the heap) and preprocess it there.
- * The caller owns the returned object and must call `.delete()`.
+ * Copy a table into wasm memory (one write, straight into the heap) and validate it there. The
+ * trainer preprocesses it in place (after estimating private ranges when asked); prediction calls
+ * `preprocess()`. The caller owns the returned object and must call `.release()` and `.delete()`.
  */
 export function toCoreDataset(core: CoreModule, features: ArrayLike<number>, columns: number,
   labels: ArrayLike<number> | null, pre: ResolvedPreprocessing): CoreDataset {
@@ -91,7 +104,11 @@ export function toCoreDataset(core: CoreModule, features: ArrayLike<number>, col
         }
       }
     }
-    unwrap(dataset.prepare(labels !== null));
+    if (pre.columnRanges) {
+      unwrap(dataset.declareRanges(Float64Array.from(pre.columnRanges, (r) => r[0]),
+        Float64Array.from(pre.columnRanges, (r) => r[1])));
+    }
+    unwrap(dataset.validate(labels !== null));
     return dataset;
   } catch (error) {
     dataset.delete();

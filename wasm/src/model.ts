@@ -2,6 +2,7 @@ import type { CoreModule } from "./wasm/dpmargin_core.mjs";
 import { DpMarginError, badParameter } from "./errors.js";
 import { unwrap } from "./status.js";
 import { toCoreDataset, type ResolvedPreprocessing, type RowNormalization } from "./data.js";
+export type { ResolvedPreprocessing };
 import type { TrainReport } from "./train.js";
 import { LIBRARY_VERSION } from "./version.js";
 
@@ -15,10 +16,17 @@ export interface ModelFile {
   weights: number[];
   /** Weight of the constant feature, or null when trained without an intercept. */
   intercept: number | null;
-  preprocessing: { intercept: boolean; rowNormalization: RowNormalization; normBound: number };
+  preprocessing: {
+    intercept: boolean; rowNormalization: RowNormalization; normBound: number;
+    /** [lo, hi] per feature (min–max with clamping, applied first), or null. */
+    columnRanges: [number, number][] | null;
+    /** True when the ranges were estimated privately (covered by privacy.muRanges). */
+    rangesPrivate: boolean;
+  };
   label: { column: string; positive: string } | null;
   privacy: {
-    epsilon: number; delta: number; mu: number; neighbouring: "replace-one";
+    epsilon: number; delta: number; mu: number; muRanges: number; muTrain: number;
+    neighbouring: "replace-one";
     calibration: string; selector: string; seeded: boolean;
   };
   selection: {
@@ -63,10 +71,11 @@ export class Model {
       features,
       weights: w.slice(0, t.columns),
       intercept: t.preprocessing.intercept ? w[t.columns] : null,
-      preprocessing: { ...t.preprocessing },
+      preprocessing: { ...t.preprocessing, rangesPrivate: t.report.rangesPrivate },
       label: t.label ?? null,
       privacy: {
         epsilon: t.report.epsilon, delta: t.report.delta, mu: t.report.mu,
+        muRanges: t.report.muRanges, muTrain: t.report.muTrain,
         neighbouring: "replace-one", calibration: t.report.calibration,
         selector: t.report.selector, seeded: t.report.seeded,
       },
@@ -102,6 +111,12 @@ export class Model {
       || !isFiniteNumber(p.normBound) || p.normBound <= 0) {
       throw badModel("preprocessing must be {intercept: boolean, rowNormalization: \"unit-norm\"|\"clip\", normBound > 0}");
     }
+    const ranges = p.columnRanges;
+    if (ranges !== null && (!Array.isArray(ranges) || ranges.length !== m.features.length
+      || !ranges.every((r) => Array.isArray(r) && r.length === 2 && isFiniteNumber(r[0]) && isFiniteNumber(r[1]) && r[1] > r[0]))) {
+      throw badModel(`preprocessing.columnRanges must be null or ${m.features.length} pairs [lo, hi] with hi > lo`);
+    }
+    if (typeof p.rangesPrivate !== "boolean") throw badModel("preprocessing.rangesPrivate must be a boolean");
     if (p.intercept ? !isFiniteNumber(m.intercept) : m.intercept !== null) {
       throw badModel(p.intercept ? "intercept must be a finite number" : "intercept must be null without an intercept");
     }
@@ -154,6 +169,7 @@ export class Model {
     const pre = this.#file.preprocessing;
     const dataset = toCoreDataset(this.#core, flat, d, null, pre);
     try {
+      unwrap(dataset.preprocess());
       const w = Float64Array.from(this.#file.intercept === null
         ? this.#file.weights : [...this.#file.weights, this.#file.intercept]);
       const scores = unwrap(dataset.scores(w));

@@ -8,6 +8,9 @@ export const SCORES: readonly ScoreKind[] = ["empirical", "population"];
 /** Provisional default (see docs/ACCOUNTING.md): T changes utility and time, never privacy. */
 export const DEFAULT_MAX_ITERATIONS = 1000;
 export const DEFAULT_EXPECTED_RUNS = 10;
+/** Share of the GDP budget for private column ranges when they are asked for without a share
+ *  (`--private-ranges`): μ_ranges = √0.1·μ, so training keeps √0.9 ≈ 95% of μ. */
+export const DEFAULT_RANGE_SHARE = 0.1;
 
 // Type checks only: ranges are validated once, in the C++ core, so every front end reports the
 // same message. NaN is a number and reaches the core, which rejects it by name.
@@ -48,7 +51,7 @@ export function rejectUnknown(o: Record<string, unknown>, known: ReadonlySet<str
 
 export const PLAN_OPTION_NAMES = [
   "epsilon", "delta", "normBound", "selector", "calibration", "score", "expectedRuns",
-  "jlFailure", "maxIterations", "margin",
+  "jlFailure", "maxIterations", "margin", "rangeShare",
 ] as const;
 
 /** The privacy/plan options shared by account() and train(). n and d come from the caller. */
@@ -66,5 +69,6 @@ export function planInput(o: Record<string, unknown>, n: number, d: number): Pla
     jlFailure: numberOption(o, "jlFailure", 0),
     maxIterations: numberOption(o, "maxIterations", DEFAULT_MAX_ITERATIONS),
     margin: numberOption(o, "margin", 0),
+    rangeShare: numberOption(o, "rangeShare", 0),
   };
 }

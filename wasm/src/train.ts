@@ -56,6 +56,13 @@ export interface TrainReport {
   epsilon: number;
   delta: number;
   mu: number;
+  /** μ of the private column ranges (0: none) and of training; μ² = μ_ranges² + μ_train². */
+  muRanges: number;
+  muTrain: number;
+  /** Column ranges used for min–max scaling ([lo, hi] per feature), null when none; released
+   *  with the model (private when `rangesPrivate`). */
+  columnRanges: [number, number][] | null;
+  rangesPrivate: boolean;
   muRun: number;
   scoreSd: number;
   epsilonSpent: number;
@@ -88,7 +95,7 @@ export const SEEDED_WARNING = "not private: seeded (deterministic noise; for tes
 
 const TRAIN_OPTIONS = new Set<string>([
   ...PLAN_OPTION_NAMES, "output", "seed", "onProgress", "signal", "intercept",
-  "rowNormalization",
+  "rowNormalization", "columnRanges",
 ]);
 
 const now = () => (typeof performance !== "undefined" ? performance.now() : Date.now());
@@ -190,6 +197,10 @@ export async function train(core: CoreModule, data: TrainingData, options: Train
       epsilon: finalPlan.epsilon,
       delta: finalPlan.delta,
       mu: finalPlan.mu,
+      muRanges: finalPlan.muRanges,
+      muTrain: finalPlan.muTrain,
+      columnRanges: result.columnRanges.length ? result.columnRanges : null,
+      rangesPrivate: result.rangesPrivate,
       muRun: finalPlan.muRun,
       scoreSd: finalPlan.scoreSd,
       epsilonSpent: finalPlan.epsilonSpent,
@@ -209,7 +220,8 @@ export async function train(core: CoreModule, data: TrainingData, options: Train
       library: LIBRARY_VERSION,
     };
     const model = Model.fromTraining(core, {
-      weights: result.weights, columns, featureNames, preprocessing: pre, report,
+      weights: result.weights, columns, featureNames, report,
+      preprocessing: { ...pre, columnRanges: report.columnRanges },
     });
     return { model, report };
   } finally {

@@ -30,6 +30,9 @@ export interface AccountOptions {
   maxIterations?: number;
   /** Margin γ of the fixed-margin learner (selector "fixed" only). */
   margin?: number;
+  /** Share s ∈ (0, 1) of the GDP budget for private column ranges (0: none): μ_ranges = √s·μ,
+   *  μ_train = √(1−s)·μ. Iter and fixed selectors only. */
+  rangeShare?: number;
 }
 
 /** What one margin candidate will do. */
@@ -76,6 +79,10 @@ export interface Plan {
   jlFailure: number;
   /** μ of the whole run (μ-GDP). */
   mu: number;
+  /** μ of the private column ranges (0 when none) and of training: μ² = μ_ranges² + μ_train². */
+  muRanges: number;
+  muTrain: number;
+  rangeShare: number;
   /** μ of each base noisy-GD run. */
   muRun: number;
   /** sd of the Gaussian noise added to each candidate's error count. */

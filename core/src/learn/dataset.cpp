@@ -10,6 +10,14 @@ namespace dpmargin::learn {
 
 void validatePreprocessing(const Preprocessing& p) { requirePositive("normBound", p.normBound); }
 
+namespace {
+// Min–max to [0, 1] with clamping; NaN cannot occur (values were validated finite).
+inline float scaleToUnit(float x, const ColumnRange& r) {
+  const double t = (double(x) - r.lo) / (r.hi - r.lo);
+  return static_cast<float>(t < 0 ? 0 : (t > 1 ? 1 : t));
+}
+}  // namespace
+
 Dataset::Dataset(std::size_t n, std::size_t features, const Preprocessing& preprocessing,
                  bool labelled)
     : n_(n), features_(features), width_(features + (preprocessing.intercept ? 1 : 0)),
@@ -17,6 +25,7 @@ Dataset::Dataset(std::size_t n, std::size_t features, const Preprocessing& prepr
   validatePreprocessing(preprocessing);
   if (n == 0) throwBadParameter("rows", "at least 1", 0.0);
   if (features == 0) throwBadParameter("features", "at least 1", 0.0);
+  validateRanges(preprocessing.ranges, features);
   if (width_ > kMaxTableValues / n) {
     throw Error(ErrorCode::kOutOfMemory, "",
                 "a table of " + std::to_string(n) + " rows x " + std::to_string(width_) +
@@ -35,8 +44,8 @@ Dataset::Dataset(std::size_t n, std::size_t features, const Preprocessing& prepr
   }
 }
 
-void Dataset::prepare(bool requireBothClasses) {
-  if (prepared_) return;
+void Dataset::validate(bool requireBothClasses) {
+  if (validated_) return;
   std::size_t positives = 0;
   for (std::size_t i = 0; i < n_; ++i) {
     float* row = x_.data() + i * width_;
@@ -66,9 +75,29 @@ void Dataset::prepare(bool requireBothClasses) {
                       ": training needs both classes");
     }
   }
+  validated_ = true;
+}
+
+void Dataset::declareRanges(std::vector<ColumnRange> ranges) {
+  if (prepared_) throw Error(ErrorCode::kInternal, "", "ranges declared after preprocessing");
+  validateRanges(ranges, features_);
+  preprocessing_.ranges = std::move(ranges);
+}
+
+void Dataset::preprocess(const std::vector<ColumnRange>* ranges) {
+  if (!validated_) throw Error(ErrorCode::kInternal, "", "dataset preprocessed before validate()");
+  if (prepared_) throw Error(ErrorCode::kInternal, "", "dataset preprocessed twice");
+  if (ranges != nullptr) {
+    validateRanges(*ranges, features_);
+    preprocessing_.ranges = *ranges;
+  }
+  const std::vector<ColumnRange>& r = preprocessing_.ranges;
   const double b = preprocessing_.normBound;
   for (std::size_t i = 0; i < n_; ++i) {
     float* row = x_.data() + i * width_;
+    if (!r.empty()) {
+      for (std::size_t j = 0; j < features_; ++j) row[j] = scaleToUnit(row[j], r[j]);
+    }
     if (preprocessing_.intercept) row[features_] = 1.0f;
     double sq = 0;
     for (std::size_t j = 0; j < width_; ++j) sq += double(row[j]) * double(row[j]);

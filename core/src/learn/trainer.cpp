@@ -1,5 +1,6 @@
 #include "dpmargin/learn/trainer.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <string>
@@ -9,37 +10,43 @@
 
 namespace dpmargin::learn {
 
-namespace {
-
-plan::Plan planFor(const DataView& data, const Dataset& dataset, TrainOptions& options) {
-  if (!dataset.labelled()) throwBadParameter("labels", "present for training", 0.0);
-  if (options.plan.normBound != dataset.preprocessing().normBound) {
-    throwBadParameter("normBound", "the preprocessing's norm bound b",
-                      options.plan.normBound);
+Trainer::Trainer(Dataset& data, const TrainOptions& options, random::Generator generator)
+    : options_(options), generator_(std::move(generator)) {
+  if (!data.labelled()) throwBadParameter("labels", "present for training", 0.0);
+  if (options_.plan.normBound != data.preprocessing().normBound) {
+    throwBadParameter("normBound", "the preprocessing's norm bound b", options_.plan.normBound);
   }
-  options.plan.n = data.n;
-  options.plan.d = data.width;
-  return plan::makePlan(options.plan);
-}
-
-}  // namespace
-
-Trainer::Trainer(const Dataset& data, const TrainOptions& options, random::Generator generator)
-    : data_(data.view()), options_(options), generator_(std::move(generator)) {
-  result_.plan = planFor(data_, data, options_);
+  data.validate(true);
+  options_.plan.n = data.rows();
+  options_.plan.d = data.width();
+  result_.plan = plan::makePlan(options_.plan);  // public numbers only, before any data is read
   result_.seeded = generator_.isSeeded();
+  if (result_.plan.muRanges > 0) {
+    if (data.prepared() || !data.preprocessing().ranges.empty()) {
+      throwBadParameter("rangeShare", "0 when column ranges are declared or data are prepared",
+                        options_.plan.rangeShare);
+    }
+    const std::vector<ColumnRange> ranges = estimatePrivateRanges(
+        data.raw(), data.rows(), data.width(), data.features(), result_.plan.muRanges, generator_);
+    data.preprocess(&ranges);
+    result_.rangesPrivate = true;
+  } else if (!data.prepared()) {
+    data.preprocess();
+  }
+  data_ = data.view();
+  result_.ranges = data.preprocessing().ranges;
   const std::size_t m = result_.plan.candidates.size();
   switch (options_.plan.selector) {
     case plan::Selector::kIter:  // every candidate once, in grid order
     case plan::Selector::kFixed:
       runCount_ = m;
       break;
-    case plan::Selector::kPrivTune:  // K ~ TNB_{η,r}, drawn before any data is touched
+    case plan::Selector::kPrivTune:  // K ~ TNB_{η,r}
       runCount_ = static_cast<std::size_t>(
           random::sampleTnb(generator_, {result_.plan.tnbEta, result_.plan.tnbR}));
       break;
   }
-  result_.runs.reserve(runCount_);
+  result_.runs.reserve(std::min<std::size_t>(runCount_, 1u << 16));
 }
 
 Trainer::~Trainer() = default;

@@ -42,11 +42,24 @@ void validate(const PlanRequest& r) {
   } else if (r.margin != 0.0) {
     throwBadParameter("margin", "unset unless selector is \"fixed\"", r.margin);
   }
+  if (r.rangeShare != 0.0) {
+    requireOpenUnit("rangeShare", r.rangeShare);
+    if (r.selector == Selector::kPrivTune) {
+      throwBadParameter("rangeShare", "0 with selector \"privtune\" (its accounting is not GDP)",
+                        r.rangeShare);
+    }
+  }
   if (r.calibration == Calibration::kPaper && r.selector != Selector::kPrivTune &&
       !(r.epsilon < 8.0 * std::log(1.0 / r.delta))) {
     // The paper's μ = ε/(2√(2 ln(1/δ))) is derived for ε < 8 ln(1/δ) only (SPEC §2.1).
     throwBadParameter("epsilon", "< 8 ln(1/delta) with calibration \"paper\"", r.epsilon);
   }
+}
+
+// GDP composition of private ranges and training: μ² = μ_ranges² + μ_train² exactly.
+void splitRanges(const PlanRequest& r, Plan& plan) {
+  plan.muRanges = std::sqrt(r.rangeShare) * plan.muTotal;
+  plan.muTrain = std::sqrt(1.0 - r.rangeShare) * plan.muTotal;
 }
 
 // μ of the whole run and ε recomputed from it, by selector and calibration (SPEC §2.1, §2.6).
@@ -58,7 +71,8 @@ void setBudget(const PlanRequest& r, std::size_t gridSize, Plan& plan) {
     plan.epsilonSpent = r.calibration == Calibration::kTight
                             ? gdpEpsilon(plan.muTotal, r.delta)
                             : paperEpsilonCorollary(plan.muTotal, r.delta);
-    plan.muRun = plan.muTotal;
+    splitRanges(r, plan);
+    plan.muRun = plan.muTrain;
     plan.scoreSd = 0.0;
     return;
   }
@@ -70,7 +84,8 @@ void setBudget(const PlanRequest& r, std::size_t gridSize, Plan& plan) {
       plan.muTotal = paperMuMstar(r.epsilon, r.delta);
       plan.epsilonSpent = paperEpsilonCorollary(plan.muTotal, r.delta);
     }
-    const IterSplit split = iterSplit(plan.muTotal, gridSize, 1.0);
+    splitRanges(r, plan);
+    const IterSplit split = iterSplit(plan.muTrain, gridSize, 1.0);
     plan.muRun = split.muRun;
     plan.scoreSd = split.scoreSd;
     return;
@@ -97,6 +112,7 @@ void setBudget(const PlanRequest& r, std::size_t gridSize, Plan& plan) {
         std::max(privtunePaperEpsilonRelaxed(plan.muTotal, plan.tnbR, r.delta),
                  privtunePaperEpsilon(plan.muTotal, plan.tnbR, r.delta) + r.delta);
   }
+  plan.muTrain = plan.muTotal;
   plan.muRun = plan.muTotal / std::sqrt(2.0);
   plan.scoreSd = std::sqrt(2.0) / plan.muTotal;
   plan.probabilityMiss = tnbProbabilityMiss({kPrivTuneEta, plan.tnbR}, gridSize);
@@ -182,6 +198,7 @@ PlanRequest toPlanRequest(const PlanInput& in) {
   r.jlFailure = in.jlFailure;
   r.maxIterations = requireCount("maxIterations", in.maxIterations, 1);
   r.margin = in.margin;
+  r.rangeShare = in.rangeShare;
   validate(r);
   return r;
 }

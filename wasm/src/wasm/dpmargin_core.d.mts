@@ -17,6 +17,7 @@ export interface PlanInputRaw {
   jlFailure: number;
   maxIterations: number;
   margin: number;
+  rangeShare: number;
 }
 
 export interface EmbindObject {
@@ -29,7 +30,9 @@ export interface CoreDataset extends EmbindObject {
   features(): Float32Array;
   labels(): Int8Array;
   width(): number;
-  prepare(requireBothClasses: boolean): Status<boolean>;
+  declareRanges(lo: Float64Array, hi: Float64Array): Status<boolean>;
+  validate(requireBothClasses: boolean): Status<boolean>;
+  preprocess(): Status<boolean>;
   scores(weights: Float64Array): Status<Float64Array>;
   release(): void;
 }
@@ -50,6 +53,8 @@ export interface CoreTrainResult {
   weights: Float64Array;
   seeded: boolean;
   plan: unknown;
+  columnRanges: [number, number][];
+  rangesPrivate: boolean;
 }
 
 export interface CoreTrainer extends EmbindObject {

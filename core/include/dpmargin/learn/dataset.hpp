@@ -7,6 +7,8 @@
 #include <cstdint>
 #include <vector>
 
+#include "dpmargin/learn/ranges.hpp"
+
 namespace dpmargin::learn {
 
 enum class RowNormalization {
@@ -15,6 +17,10 @@ enum class RowNormalization {
 };
 
 struct Preprocessing {
+  // Optional min–max scaling of each raw column to [0, 1] with clamping, first. Public ranges
+  // are declared by the user; private ones are estimated by the trainer (ranges.hpp) and stored
+  // here afterwards. Empty: no column scaling.
+  std::vector<ColumnRange> ranges;
   bool intercept = true;  // append the constant feature 1 before the row operation
   RowNormalization rows = RowNormalization::kUnitNorm;
   double normBound = 1.0;  // b, public
@@ -48,9 +54,21 @@ class Dataset {
   std::int8_t* labels() noexcept { return labels_.data(); }
 
   // Validates (every value finite — NON_FINITE names row and column; labels ±1 — BAD_LABEL;
-  // training data needs both classes — ONE_CLASS, and n ≥ 2) and preprocesses in place.
-  // Call once; the data are then read-only.
-  void prepare(bool requireBothClasses = true);
+  // training data needs both classes — ONE_CLASS, and n ≥ 2). Idempotent.
+  void validate(bool requireBothClasses = true);
+  bool validated() const noexcept { return validated_; }
+  // Applies the preprocessing in place (column ranges, intercept, row operation); replaces the
+  // declared ranges by `ranges` when given (the trainer's private estimate). Once only.
+  void preprocess(const std::vector<ColumnRange>* ranges = nullptr);
+  // validate() + preprocess(): the data are then read-only.
+  void prepare(bool requireBothClasses = true) {
+    validate(requireBothClasses);
+    preprocess();
+  }
+  // Public column ranges declared after allocation (before preprocess()).
+  void declareRanges(std::vector<ColumnRange> ranges);
+  // Raw (validated, not yet preprocessed) values, e.g. for private range estimation.
+  const float* raw() const noexcept { return x_.data(); }
 
   DataView view() const;  // requires prepare()
 
@@ -59,6 +77,7 @@ class Dataset {
   Preprocessing preprocessing_;
   std::vector<float> x_;
   std::vector<std::int8_t> labels_;
+  bool validated_ = false;
   bool prepared_ = false;
 };
 

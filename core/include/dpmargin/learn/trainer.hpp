@@ -35,6 +35,10 @@ struct TrainResult {
   std::size_t selectedRun = 0;
   std::size_t selectedCandidate = 0;
   std::vector<double> weights;  // w in the prepared feature space: ⟨w, x⟩ = ⟨w̃, Φx⟩
+  // Column ranges used by the preprocessing (released with the model); `rangesPrivate` when the
+  // trainer estimated them with μ_ranges.
+  std::vector<ColumnRange> ranges;
+  bool rangesPrivate = false;
   bool seeded = false;
 };
 
@@ -48,8 +52,10 @@ struct Progress {
 
 class Trainer {
  public:
-  // `data` must stay alive and unchanged while training. Throws BAD_PARAMETER for bad options.
-  Trainer(const Dataset& data, const TrainOptions& options, random::Generator generator);
+  // Validates `data` and preprocesses it in place if it is not prepared yet (estimating private
+  // column ranges first when options.plan.rangeShare > 0). `data` must stay alive and unchanged
+  // while training. Throws BAD_PARAMETER for bad options.
+  Trainer(Dataset& data, const TrainOptions& options, random::Generator generator);
   ~Trainer();
 
   // Runs up to `iterationBudget` noisy-GD iterations (≥ 1); returns true when training is done.

@@ -45,6 +45,10 @@ struct PlanRequest {
   double jlFailure = 0.0;      // β, total JL failure probability; 0 → 1/n² (paper's theorems)
   std::uint64_t maxIterations = kDefaultMaxIterations;
   double margin = 0.0;         // γ of Selector::kFixed (required there, must be 0 otherwise)
+  // Share s ∈ (0, 1) of the GDP budget spent on private column ranges (0: none). The parts
+  // compose exactly in GDP: μ_ranges = √s·μ, μ_train = √(1−s)·μ, μ² = μ_ranges² + μ_train².
+  // Iter and fixed only (PrivTune's accounting is not GDP).
+  double rangeShare = 0.0;
 };
 
 // A request whose numbers arrive as doubles (from JS or a command line): n, d, maxIterations
@@ -55,6 +59,7 @@ struct PlanInput {
   double expectedRuns = 10.0, jlFailure = 0.0;
   double maxIterations = static_cast<double>(kDefaultMaxIterations);
   double margin = 0.0;
+  double rangeShare = 0.0;
 };
 PlanRequest toPlanRequest(const PlanInput& input);
 
@@ -78,6 +83,8 @@ struct Plan {
   PlanRequest request;
   double beta = 0;              // JL failure probability actually used
   double muTotal = 0;           // μ of the whole run (GDP)
+  double muRanges = 0;          // μ of the private column ranges (0 when none)
+  double muTrain = 0;           // μ of training + selection: √(μ_total² − μ_ranges²)
   double muRun = 0;             // μ of each base run
   double scoreSd = 0;           // sd of the Gaussian noise on each count score (Δ_U = 1)
   double epsilonSpent = 0;      // ε recomputed from muTotal by the same accounting (≤ ε)

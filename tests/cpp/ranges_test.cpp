@@ -1,0 +1,174 @@
+// Column ranges (SPEC §3): the public bin grid, the noise scale of the private histograms, the
+// GDP composition with training, and the scaling itself.
+#include "dpmargin/learn/ranges.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "dpmargin/error.hpp"
+#include "dpmargin/learn/trainer.hpp"
+#include "dpmargin/plan/plan.hpp"
+#include "synthetic.hpp"
+
+namespace dpmargin::learn {
+namespace {
+
+TEST(RangeGrid, PublicSignedLogScale) {
+  const auto& e = rangeBinEdges();
+  EXPECT_EQ(e.size(), 122u);
+  EXPECT_EQ(rangeBinCount(), 123u);
+  EXPECT_DOUBLE_EQ(e.front(), -1e9);
+  EXPECT_DOUBLE_EQ(e.back(), 1e9);
+  for (std::size_t i = 1; i < e.size(); ++i) EXPECT_LT(e[i - 1], e[i]);
+  EXPECT_EQ(rangeBinIndex(0.0), 61u);  // the bin [−1e-6, 1e-6)
+  EXPECT_EQ(rangeBinIndex(-1e-7), 61u);
+  EXPECT_EQ(rangeBinIndex(1e12), 122u);
+  EXPECT_EQ(rangeBinIndex(-1e12), 0u);
+  EXPECT_EQ(rangeBinIndex(1.0), rangeBinIndex(1.5));  // [1, 10^0.25 ≈ 1.778)
+  EXPECT_NE(rangeBinIndex(1.0), rangeBinIndex(1.8));
+}
+
+// All n rows in one bin per column: every other count is pure noise N(0, σ²), σ = √(2d)/μ.
+// 6 columns × 122 empty bins = 732 samples; the sample variance is within σ²(1 ± z√(2/N)) and
+// the mean within z·σ/√N, z = 4.89 for a two-sided false-failure rate α = 1e-6 (normal
+// approximation of the χ² with N = 732 is adequate at this z after the 0.5 widening below).
+TEST(PrivateRanges, HistogramNoiseScaleIsSqrt2dOverMu) {
+  const std::size_t n = 500, d = 6;
+  std::vector<float> x(n * d, 3.0f);
+  const double mu = 0.7;
+  auto g = random::Generator::seeded(99);
+  const auto noisy = noisyColumnHistograms(x.data(), n, d, d, mu, g);
+  const double sigma = std::sqrt(2.0 * d) / mu;
+  const std::size_t bins = rangeBinCount(), full = rangeBinIndex(3.0);
+  std::vector<double> noise;
+  for (std::size_t j = 0; j < d; ++j) {
+    for (std::size_t b = 0; b < bins; ++b) {
+      if (b == full) {
+        EXPECT_NEAR(noisy[j * bins + b], double(n), 6 * sigma);
+      } else {
+        noise.push_back(noisy[j * bins + b]);
+      }
+    }
+  }
+  const double N = double(noise.size());
+  double mean = 0, var = 0;
+  for (double v : noise) mean += v / N;
+  for (double v : noise) var += (v - mean) * (v - mean) / (N - 1);
+  EXPECT_NEAR(mean, 0.0, 4.89 * sigma / std::sqrt(N));
+  EXPECT_NEAR(var / (sigma * sigma), 1.0, (4.89 + 0.5) * std::sqrt(2.0 / N));
+  // A wrong scale (add/remove √d or a per-column √2) would be caught:
+  EXPECT_GT(std::abs(var / (2.0 * sigma * sigma) - 1.0), (4.89 + 0.5) * std::sqrt(2.0 / N));
+}
+
+TEST(PrivateRanges, RecoverTheMagnitudeOfEachColumn) {
+  // Column 0: ages 20..80; column 1: incomes 1e4..2e5; column 2: binary 0/1.
+  const std::size_t n = 20000, d = 3;
+  std::vector<float> x(n * d);
+  for (std::size_t i = 0; i < n; ++i) {
+    x[i * d] = float(20 + (i * 7919) % 61);
+    x[i * d + 1] = float(1e4 + double((i * 104729) % 190000));
+    x[i * d + 2] = float(i % 2);
+  }
+  auto g = random::Generator::seeded(5);
+  const auto r = estimatePrivateRanges(x.data(), n, d, d, 0.3, g);
+  EXPECT_GE(r[0].lo, 10.0);
+  EXPECT_LE(r[0].lo, 21.0);
+  EXPECT_GE(r[0].hi, 56.0);
+  EXPECT_LE(r[0].hi, 101.0);
+  EXPECT_GE(r[1].lo, 5e3);
+  EXPECT_LE(r[1].lo, 2e4);
+  EXPECT_GE(r[1].hi, 1e5);
+  EXPECT_LE(r[1].hi, 3.2e5);
+  EXPECT_LE(r[2].lo, 0.0);
+  EXPECT_GE(r[2].hi, 1.0);
+  EXPECT_LE(r[2].hi, 1.8);
+}
+
+TEST(PrivateRanges, NothingAboveThresholdFallsBackToTheLargestBin) {
+  std::vector<double> noisy(rangeBinCount(), 0.0);
+  noisy[70] = 3.0;  // below 4σ with σ = 1
+  const auto r = rangesFromNoisyHistograms(noisy, 1, 1.0);
+  EXPECT_DOUBLE_EQ(r[0].lo, rangeBinEdges()[69]);
+  EXPECT_DOUBLE_EQ(r[0].hi, rangeBinEdges()[70]);
+}
+
+TEST(PrivateRanges, PlanComposesExactlyInGdp) {
+  plan::PlanRequest r;
+  r.epsilon = 1;
+  r.delta = 1e-5;
+  r.n = 5000;
+  r.d = 20;
+  const plan::Plan without = plan::makePlan(r);
+  r.rangeShare = 0.1;
+  const plan::Plan with = plan::makePlan(r);
+  EXPECT_DOUBLE_EQ(with.muTotal, without.muTotal);
+  EXPECT_NEAR(std::hypot(with.muRanges, with.muTrain), with.muTotal, 1e-15);
+  EXPECT_NEAR(with.muRanges, std::sqrt(0.1) * with.muTotal, 1e-15);
+  EXPECT_NEAR(with.muRun, with.muTrain / std::sqrt(2.0 * double(with.candidates.size())), 1e-15);
+  EXPECT_LE(with.epsilonSpent, 1.0);
+  // Rejections, named.
+  for (double bad : {-0.1, 1.0, 1.5, std::nan("")}) {
+    r.rangeShare = bad;
+    try {
+      (void)plan::makePlan(r);
+      ADD_FAILURE() << bad;
+    } catch (const Error& e) {
+      EXPECT_EQ(e.parameter(), "rangeShare");
+    }
+  }
+  r.rangeShare = 0.1;
+  r.selector = plan::Selector::kPrivTune;
+  EXPECT_THROW((void)plan::makePlan(r), Error);
+}
+
+TEST(PrivateRanges, TrainerEstimatesAppliesAndReportsRanges) {
+  auto s = testing::makeSeparable(3000, 5, 0.1, 0, 31);
+  for (std::size_t i = 0; i < s.n; ++i) s.x[i * 5 + 1] = s.x[i * 5 + 1] * 1000.0f + 5000.0f;  // raw units
+  Preprocessing p;
+  Dataset data(s.n, 5, p);
+  for (std::size_t i = 0; i < s.n; ++i) {
+    for (std::size_t j = 0; j < 5; ++j) data.rowMajor()[i * data.width() + j] = s.x[i * 5 + j];
+    data.labels()[i] = s.y[i];
+  }
+  TrainOptions o;
+  o.plan.epsilon = 2;
+  o.plan.delta = 1e-5;
+  o.plan.rangeShare = 0.2;
+  Trainer t(data, o, random::Generator::seeded(4));
+  while (!t.advance(1000)) {
+  }
+  const TrainResult& r = t.result();
+  ASSERT_EQ(r.ranges.size(), 5u);
+  EXPECT_TRUE(r.rangesPrivate);
+  EXPECT_GT(r.ranges[1].lo, 1000.0);  // the raw-unit column's magnitude was found
+  EXPECT_LT(r.ranges[1].hi, 1e5);
+  EXPECT_TRUE(data.prepared());
+  // Prepared rows are inside [0, 1] per column before the row normalisation, so finite.
+  for (std::size_t i = 0; i < 10; ++i) EXPECT_TRUE(std::isfinite(data.view().x[i]));
+}
+
+TEST(PublicRanges, MinMaxWithClampingThenRowNormalisation) {
+  Preprocessing p;
+  p.ranges = {{0, 10}, {-1, 1}};
+  p.intercept = false;
+  p.rows = RowNormalization::kClip;
+  p.normBound = 10;  // large: the clip does nothing here
+  Dataset d(2, 2, p);
+  float* x = d.rowMajor();
+  x[0] = 5, x[1] = 3;    // → 0.5, 1 (clamped)
+  x[2] = -4, x[3] = 0;   // → 0 (clamped), 0.5
+  d.labels()[0] = 1, d.labels()[1] = -1;
+  d.prepare();
+  EXPECT_FLOAT_EQ(x[0], 0.5f);
+  EXPECT_FLOAT_EQ(x[1], 1.0f);
+  EXPECT_FLOAT_EQ(x[2], 0.0f);
+  EXPECT_FLOAT_EQ(x[3], 0.5f);
+  p.ranges = {{1, 1}, {0, 1}};
+  EXPECT_THROW(Dataset(2, 2, p), Error);
+  p.ranges = {{0, 1}};
+  EXPECT_THROW(Dataset(2, 2, p), Error);
+}
+
+}  // namespace
+}  // namespace dpmargin::learn
