@@ -41,7 +41,7 @@ int main(int argc, char** argv) {
           test.n = 5000;
           test.x.assign(all.x.begin() + long(n * d), all.x.end());
           test.y.assign(all.y.begin() + long(n), all.y.end());
-          const learn::Dataset trainData = testing::toDataset(train);
+          learn::Dataset trainData = testing::toDataset(train);
           const learn::Dataset testData = testing::toDataset(test);
           struct Method {
             const char* name;
