@@ -101,9 +101,8 @@ void Trainer::finishRun() {
     result_.selectedRun = run_;
   } else {
     // Score (sensitivity 1, replace-one) + public penalty + N(0, scoreSd²) (SPEC §2.5–2.6).
-    const double errors = static_cast<double>(countErrors(data_, weights));
     record.noisyScore =
-        errors + c.scorePenalty + random::gaussian(generator_, result_.plan.scoreSd);
+        noisyScore(data_, weights, c.scorePenalty, result_.plan.scoreSd, generator_);
     if (run_ == 0 || record.noisyScore < bestScore_) {
       bestScore_ = record.noisyScore;
       bestWeights_ = w;
@@ -174,6 +173,12 @@ std::vector<double> decisionScores(const DataView& data, const std::vector<doubl
     out[i] = x.row(static_cast<Eigen::Index>(i)).cast<double>().dot(w.transpose());
   }
   return out;
+}
+
+double noisyScore(const DataView& data, const std::vector<double>& weights, double penalty,
+                  double scoreSd, random::Generator& generator) {
+  return static_cast<double>(countErrors(data, weights)) + penalty +
+         random::gaussian(generator, scoreSd);
 }
 
 std::uint64_t countErrors(const DataView& data, const std::vector<double>& weights) {

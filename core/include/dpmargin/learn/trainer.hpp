@@ -96,5 +96,9 @@ class Trainer {
 std::vector<double> decisionScores(const DataView& data, const std::vector<double>& weights);
 // #{i : y_i⟨w, x_i⟩ ≤ 0} (SPEC §2.5: ≤, so the zero vector scores n, not 0).
 std::uint64_t countErrors(const DataView& data, const std::vector<double>& weights);
+// The released score of one candidate (SPEC §2.5–2.6): errors (sensitivity 1, replace-one) +
+// the public penalty + N(0, scoreSd²).
+double noisyScore(const DataView& data, const std::vector<double>& weights, double penalty,
+                  double scoreSd, random::Generator& generator);
 
 }  // namespace dpmargin::learn
