@@ -289,6 +289,9 @@ class WasmTrainer {
     o.set("candidate", double(p.candidate));
     o.set("iteration", double(p.iteration));
     o.set("iterations", double(p.iterations));
+    o.set("batch", double(p.batch));
+    o.set("workDone", p.workDone);
+    o.set("workTotal", p.workTotal);
     o.set("done", p.done);
     return o;
   }

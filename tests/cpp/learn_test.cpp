@@ -297,3 +297,81 @@ TEST(DatasetPreprocessing, UnitNormWithInterceptAndClip) {
 
 }  // namespace
 }  // namespace dpmargin::learn
+
+namespace dpmargin::learn {
+namespace {
+
+// The batched descent is the same mechanism: per candidate, its gradients equal the single
+// descent's, and with σ = 0 its outputs match NoisyGd's (float reductions in another order).
+TEST(BatchedNoisyGd, MatchesTheSingleDescentPerCandidate) {
+  const auto s = testing::makeSeparable(700, 9, 0.05, 20, 3);
+  Dataset data = testing::toDataset(s);
+  const DataView v = data.view();
+  std::vector<float> scale;
+  clipFactors(v.x, v.width, v.n, v.width, 1.0, scale);
+  const ClippedRows rows{v.x, v.width, scale.data(), v.y, v.n, v.width};
+  std::vector<NoisyGdParams> params(3);
+  const double cs[] = {0.01, 0.1, 1.0};
+  for (int j = 0; j < 3; ++j) {
+    params[j].c = cs[j];
+    params[j].sigma = 0;
+    params[j].stepSize = 1e-4 / cs[j];
+    params[j].iterations = 40;
+    params[j].output = j == 1 ? OutputIterate::kAverage : OutputIterate::kAverage;
+  }
+  BatchedNoisyGd batch(rows, params);
+  auto g = random::Generator::seeded(1);
+  while (!batch.done()) batch.advance(7, g);
+  for (int j = 0; j < 3; ++j) {
+    NoisyGd single(rows, params[j]);
+    single.advance(40, g);
+    const Eigen::VectorXd a = batch.output(std::size_t(j)), b = single.output();
+    EXPECT_LE((a - b).norm(), 1e-4 * b.norm() + 1e-12) << "candidate " << j;
+  }
+  std::vector<NoisyGdParams> mixed = params;
+  mixed[2].iterations = 41;
+  EXPECT_THROW(BatchedNoisyGd(rows, mixed), Error);
+}
+
+TEST(BatchedNoisyGd, NoiseSdPerCandidateEqualsItsSigma) {
+  // Zero rows: each column's one-step output is −η ξ_j with ξ_j ~ N(0, σ_j² I); α = 1e-6 per
+  // candidate as in OneStepNoiseSdEqualsSigma.
+  const std::size_t n = 2, k = 20000;
+  std::vector<float> z(n * k, 0.0f), s(n, 1.0f);
+  std::vector<std::int8_t> y = {1, -1};
+  std::vector<NoisyGdParams> params(2);
+  params[0].sigma = 3.0, params[1].sigma = 40.0;
+  for (auto& p : params) p.c = 1, p.stepSize = 0.5, p.iterations = 1, p.output = OutputIterate::kLast;
+  BatchedNoisyGd batch({z.data(), k, s.data(), y.data(), n, k}, params);
+  auto g = random::Generator::seeded(77);
+  batch.advance(1, g);
+  for (std::size_t j = 0; j < 2; ++j) {
+    const Eigen::VectorXd noise = batch.output(j) / -0.5;
+    const double var = (noise.array() - noise.mean()).square().sum() / double(k - 1);
+    EXPECT_NEAR(var / (params[j].sigma * params[j].sigma), 1.0, 4.89 * std::sqrt(2.0 / k));
+  }
+}
+
+TEST(Trainer, BatchesUnprojectedCandidatesAndReportsWork) {
+  const auto s = testing::makeSeparable(1000, 10, 0.1, 0, 8);
+  Dataset data = testing::toDataset(s);
+  TrainOptions o;
+  o.plan.epsilon = 1;
+  o.plan.delta = 1e-5;
+  Trainer t(data, o, random::Generator::seeded(2));
+  t.advance(1);
+  const Progress p = t.progress();
+  EXPECT_EQ(p.batch, t.plan().candidates.size());  // all unprojected, equal T: one batch
+  EXPECT_EQ(p.run, 0u);
+  EXPECT_DOUBLE_EQ(p.workDone, double(p.batch));
+  while (!t.advance(100)) {
+  }
+  const Progress end = t.progress();
+  EXPECT_TRUE(end.done);
+  EXPECT_DOUBLE_EQ(end.workDone, end.workTotal);
+  EXPECT_EQ(t.result().runs.size(), t.plan().candidates.size());
+  for (std::size_t i = 0; i < t.result().runs.size(); ++i) EXPECT_EQ(t.result().runs[i].candidate, i);
+}
+
+}  // namespace
+}  // namespace dpmargin::learn

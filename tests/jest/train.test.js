@@ -50,8 +50,10 @@ test("progress events arrive in order and end at fraction 1", async () => {
   }
   const last = events.at(-1);
   expect(last.fraction).toBe(1);
-  expect(last.run).toBe(last.runs - 1);
+  expect(last.run).toBe(last.runs);
   expect(last.iteration).toBe(last.iterations);
+  // All candidates are unprojected with equal T here: they advance as one batch.
+  expect(events[0].batch).toBe(last.runs);
 });
 
 test("an AbortSignal stops training with CANCELLED, and the module trains again", async () => {

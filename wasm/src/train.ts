@@ -9,11 +9,13 @@ import { LIBRARY_VERSION } from "./version.js";
 
 /** Training progress, emitted between chunks of iterations. */
 export interface TrainProgress {
-  /** 0-based index of the base run in progress. */
+  /** Base runs completed so far. */
   run: number;
   /** Number of base runs: the grid size (iter), K (privtune) or 1 (fixed). */
   runs: number;
-  /** Grid index of the margin being trained, and its γ. */
+  /** Base runs advancing together (unprojected candidates train in one batch). */
+  batch: number;
+  /** Grid index of the margin being trained (the first of a batch), and its γ. */
   candidate: number;
   gamma: number;
   /** Noisy-GD iteration within the run, of `iterations`. */
@@ -155,8 +157,6 @@ export async function train(core: CoreModule, data: TrainingData, options: Train
   try {
     trainer = new core.Trainer();
     const plan = unwrap(trainer.start(dataset, input, output, seed ?? -1)) as Plan;
-    const perRun = plan.candidates.map((c) => c.T);
-    const meanT = perRun.reduce((a, b) => a + b, 0) / perRun.length;
     let budget = 1;
     for (;;) {
       if (signal?.aborted) throw cancelled();
@@ -167,13 +167,10 @@ export async function train(core: CoreModule, data: TrainingData, options: Train
       budget = Math.max(1, Math.min(budget * 4, Math.round(budget * TARGET_CHUNK_MS / Math.max(spent, 0.05))));
       if (onProgress) {
         const p = trainer.progress();
-        const finished = plan.selector === "privtune" ? p.run * meanT
-          : perRun.slice(0, p.run).reduce((a, b) => a + b, 0);
-        const total = plan.selector === "privtune" ? p.runs * meanT : perRun.reduce((a, b) => a + b, 0);
         onProgress({
-          run: p.run, runs: p.runs, candidate: p.candidate, gamma: plan.candidates[p.candidate].gamma,
-          iteration: p.iteration, iterations: p.iterations,
-          fraction: done ? 1 : Math.min(1, (finished + p.iteration) / total),
+          run: p.run, runs: p.runs, batch: p.batch, candidate: p.candidate,
+          gamma: plan.candidates[p.candidate].gamma, iteration: p.iteration, iterations: p.iterations,
+          fraction: done ? 1 : Math.min(1, p.workDone / Math.max(p.workTotal, 1)),
           elapsedMs: now() - started,
         });
       }

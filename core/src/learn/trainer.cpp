@@ -37,7 +37,7 @@ Trainer::Trainer(Dataset& data, const TrainOptions& options, random::Generator g
   result_.ranges = data.preprocessing().ranges;
   const std::size_t m = result_.plan.candidates.size();
   switch (options_.plan.selector) {
-    case plan::Selector::kIter:  // every candidate once, in grid order
+    case plan::Selector::kIter:  // every candidate once
     case plan::Selector::kFixed:
       runCount_ = m;
       break;
@@ -47,17 +47,42 @@ Trainer::Trainer(Dataset& data, const TrainOptions& options, random::Generator g
       break;
   }
   result_.runs.reserve(std::min<std::size_t>(runCount_, 1u << 16));
+  buildSchedule();
 }
 
 Trainer::~Trainer() = default;
 
-void Trainer::startRun() {
-  const std::size_t m = result_.plan.candidates.size();
-  const std::size_t candidate = options_.plan.selector == plan::Selector::kPrivTune
-                                    ? static_cast<std::size_t>(random::uniformIndex(generator_, m))
-                                    : run_;
-  runCandidates_.push_back(candidate);
-  const plan::CandidatePlan& c = result_.plan.candidates[candidate];
+void Trainer::buildSchedule() {
+  if (options_.plan.selector == plan::Selector::kPrivTune) return;  // drawn run by run
+  // Unprojected candidates read the same rows; with equal T and clip radius they train in one
+  // batch (one data pass per iteration for all). Projected ones each need their own Φ.
+  std::vector<std::size_t> batch;
+  const auto& candidates = result_.plan.candidates;
+  for (std::size_t j = 0; j < candidates.size(); ++j) {
+    const auto& c = candidates[j];
+    const bool joins = !c.projected && (batch.empty() ||
+                                        (candidates[batch.front()].iterations == c.iterations &&
+                                         candidates[batch.front()].clipRadius == c.clipRadius));
+    if (joins) {
+      batch.push_back(j);
+    } else if (!c.projected) {
+      schedule_.push_back(batch);
+      batch = {j};
+    } else {
+      schedule_.push_back({j});
+    }
+  }
+  if (!batch.empty()) schedule_.push_back(batch);
+}
+
+void Trainer::startStep() {
+  if (options_.plan.selector == plan::Selector::kPrivTune) {
+    current_ = {static_cast<std::size_t>(
+        random::uniformIndex(generator_, result_.plan.candidates.size()))};
+  } else {
+    current_ = schedule_[step_];
+  }
+  const plan::CandidatePlan& c = result_.plan.candidates[current_.front()];
   ClippedRows rows;
   rows.y = data_.y;
   rows.n = data_.n;
@@ -74,51 +99,70 @@ void Trainer::startRun() {
   }
   clipFactors(rows.z, rows.stride, rows.n, rows.k, c.clipRadius, scale_);
   rows.scale = scale_.data();
-  NoisyGdParams params;
-  params.c = c.c;
-  params.sigma = c.sigma;
-  params.stepSize = c.stepSize;
-  params.iterations = c.iterations;
-  params.output = options_.output;
-  descent_ = std::make_unique<NoisyGd>(rows, params);
+  std::vector<NoisyGdParams> params;
+  for (std::size_t j : current_) {
+    const plan::CandidatePlan& cj = result_.plan.candidates[j];
+    NoisyGdParams p;
+    p.c = cj.c;
+    p.sigma = cj.sigma;
+    p.stepSize = cj.stepSize;
+    p.iterations = cj.iterations;
+    p.output = options_.output;
+    params.push_back(p);
+  }
+  if (params.size() == 1) {
+    descent_ = std::make_unique<NoisyGd>(rows, params.front());
+  } else {
+    batch_ = std::make_unique<BatchedNoisyGd>(rows, params);
+  }
 }
 
-void Trainer::finishRun() {
-  const std::size_t candidate = runCandidates_.back();
+void Trainer::recordRun(std::size_t candidate, const Eigen::VectorXd& wTilde) {
   const plan::CandidatePlan& c = result_.plan.candidates[candidate];
-  const Eigen::VectorXd wTilde = descent_->output();
-  descent_.reset();
   // Back to the prepared feature space: w = Φᵀ w̃, so ⟨w, x⟩ = ⟨w̃, Φx⟩.
   Eigen::VectorXd w = c.projected ? Eigen::VectorXd(phi_.transpose().cast<double>() * wTilde)
                                   : wTilde;
   std::vector<double> weights(w.data(), w.data() + w.size());
-  if (observer_) observer_(run_, candidate, weights);
+  if (observer_) observer_(result_.runs.size(), candidate, weights);
   RunRecord record;
   record.candidate = candidate;
+  const std::size_t run = result_.runs.size();
   if (options_.plan.selector == plan::Selector::kFixed) {
     record.noisyScore = std::numeric_limits<double>::quiet_NaN();
     bestWeights_ = w;
-    result_.selectedRun = run_;
+    result_.selectedRun = run;
   } else {
-    // Score (sensitivity 1, replace-one) + public penalty + N(0, scoreSd²) (SPEC §2.5–2.6).
     record.noisyScore =
         noisyScore(data_, weights, c.scorePenalty, result_.plan.scoreSd, generator_);
-    if (run_ == 0 || record.noisyScore < bestScore_) {
+    // Argmin of the noisy scores; runs are recorded in grid order (Iter) or draw order
+    // (PrivTune), and the first of equal scores wins.
+    if (run == 0 || record.noisyScore < bestScore_) {
       bestScore_ = record.noisyScore;
       bestWeights_ = w;
-      result_.selectedRun = run_;
+      result_.selectedRun = run;
     }
   }
   result_.runs.push_back(record);
-  ++run_;
+  completedWork_ += double(c.iterations);
+}
+
+void Trainer::finishStep() {
+  if (descent_) {
+    recordRun(current_.front(), descent_->output());
+    descent_.reset();
+  } else {
+    for (std::size_t i = 0; i < current_.size(); ++i) recordRun(current_[i], batch_->output(i));
+    batch_.reset();
+  }
+  ++step_;
 }
 
 void Trainer::finish() {
-  result_.selectedCandidate = result_.runs.empty() ? 0 : result_.runs[result_.selectedRun].candidate;
   if (result_.runs.empty()) {
     // PrivTune draws K ≥ 1, so this cannot happen; fail loudly rather than release nothing.
     throw Error(ErrorCode::kInternal, "", "no base run was made");
   }
+  result_.selectedCandidate = result_.runs[result_.selectedRun].candidate;
   result_.weights.assign(bestWeights_.data(), bestWeights_.data() + bestWeights_.size());
   phi_.resize(0, 0);
   projected_ = {};
@@ -130,12 +174,15 @@ bool Trainer::advance(std::uint64_t iterationBudget) {
   if (iterationBudget < 1) throwBadParameter("iterationBudget", "at least 1", 0.0);
   std::uint64_t budget = iterationBudget;
   while (!done_ && budget > 0) {
-    if (!descent_) startRun();
-    budget -= descent_->advance(budget, generator_);
-    if (descent_->done()) {
-      finishRun();
-      if (run_ == runCount_) finish();
+    if (!descent_ && !batch_) startStep();
+    if (descent_) {
+      budget -= descent_->advance(budget, generator_);
+      if (descent_->done()) finishStep();
+    } else {
+      budget -= batch_->advance(budget, generator_);
+      if (batch_->done()) finishStep();
     }
+    if (result_.runs.size() == runCount_) finish();
   }
   return done_;
 }
@@ -144,14 +191,26 @@ Progress Trainer::progress() const {
   Progress p;
   p.done = done_;
   p.runs = runCount_;
-  p.run = std::min(run_, runCount_ == 0 ? 0 : runCount_ - 1);
-  if (descent_) {
-    p.candidate = runCandidates_.back();
-    p.iteration = descent_->iteration();
+  p.run = result_.runs.size();
+  if (descent_ || batch_) {
+    p.candidate = current_.front();
+    p.batch = current_.size();
+    p.iteration = descent_ ? descent_->iteration() : batch_->iteration();
     p.iterations = result_.plan.candidates[p.candidate].iterations;
-  } else if (!result_.runs.empty()) {
+  } else if (!result_.runs.empty()) {  // between steps, or done: the last run, fully iterated
     p.candidate = result_.runs.back().candidate;
+    p.batch = 0;
     p.iterations = p.iteration = result_.plan.candidates[p.candidate].iterations;
+  }
+  p.workDone = completedWork_ + double(p.iteration) * double(p.batch);
+  double planned = 0;
+  for (const auto& c : result_.plan.candidates) planned += double(c.iterations);
+  if (options_.plan.selector == plan::Selector::kPrivTune) {
+    // Runs not finished yet are estimated at the grid's mean T.
+    const double meanT = planned / double(result_.plan.candidates.size());
+    p.workTotal = completedWork_ + meanT * double(runCount_ - p.run);
+  } else {
+    p.workTotal = planned;
   }
   return p;
 }

@@ -43,6 +43,9 @@ export interface CoreProgress {
   candidate: number;
   iteration: number;
   iterations: number;
+  batch: number;
+  workDone: number;
+  workTotal: number;
   done: boolean;
 }
 

@@ -8,6 +8,7 @@
 #include <memory>
 #include <vector>
 
+#include "dpmargin/learn/batched_gd.hpp"
 #include "dpmargin/learn/dataset.hpp"
 #include "dpmargin/learn/noisy_gd.hpp"
 #include "dpmargin/learn/projection.hpp"
@@ -43,10 +44,14 @@ struct TrainResult {
 };
 
 struct Progress {
-  std::size_t run = 0;        // 0-based index of the current base run
-  std::size_t runs = 0;       // m (Iter), K (PrivTune, once drawn) or 1
-  std::size_t candidate = 0;  // grid index being trained
+  std::size_t run = 0;        // base runs completed before the current step
+  std::size_t runs = 0;       // m (Iter), K (PrivTune) or 1
+  std::size_t batch = 1;      // base runs advancing together in the current step
+  std::size_t candidate = 0;  // grid index being trained (the first of a batch)
   std::uint64_t iteration = 0, iterations = 0;
+  // Candidate-iterations done and planned (a batch step of b candidates counts b per iteration);
+  // PrivTune's total uses the mean T over the grid for runs not drawn yet.
+  double workDone = 0, workTotal = 0;
   bool done = false;
 };
 
@@ -71,8 +76,10 @@ class Trainer {
   void setRunObserver(RunObserver observer) { observer_ = std::move(observer); }
 
  private:
-  void startRun();
-  void finishRun();
+  void buildSchedule();
+  void startStep();
+  void finishStep();
+  void recordRun(std::size_t candidate, const Eigen::VectorXd& wTilde);
   void finish();
 
   DataView data_;
@@ -80,12 +87,16 @@ class Trainer {
   random::Generator generator_;
   TrainResult result_;
   std::size_t runCount_ = 0;
-  std::vector<std::size_t> runCandidates_;  // PrivTune: θ_t drawn when its run starts
-  // Current run.
-  std::size_t run_ = 0;
+  // Iter/fixed: the candidates of each step (a step of several candidates is one batch: Φ = I,
+  // equal T and R). PrivTune: one step per run, its θ_t drawn when the step starts.
+  std::vector<std::vector<std::size_t>> schedule_;
+  std::size_t step_ = 0;
+  double completedWork_ = 0;
+  std::vector<std::size_t> current_;  // candidates of the step in progress
   RowMatrixXf phi_;
   std::vector<float> projected_, scale_;
   std::unique_ptr<NoisyGd> descent_;
+  std::unique_ptr<BatchedNoisyGd> batch_;
   Eigen::VectorXd bestWeights_;
   double bestScore_ = 0;
   bool done_ = false;

@@ -1,0 +1,98 @@
+#include "dpmargin/learn/batched_gd.hpp"
+
+#include <algorithm>
+
+#include "dpmargin/error.hpp"
+#include "dpmargin/random/samplers.hpp"
+
+namespace dpmargin::learn {
+
+namespace {
+constexpr Eigen::Index kRowsPerBlock = 128;  // as NoisyGd: float partial sums, double totals
+using RowMatrixXfMap = Eigen::Map<const Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>,
+                                  0, Eigen::OuterStride<>>;
+}  // namespace
+
+BatchedNoisyGd::BatchedNoisyGd(const ClippedRows& rows, const std::vector<NoisyGdParams>& params)
+    : rows_(rows), params_(params) {
+  if (params.empty()) throwBadParameter("candidates", "at least 1", 0.0);
+  iterations_ = params.front().iterations;
+  if (iterations_ < 1) throwBadParameter("iterations", "at least 1", 0.0);
+  const auto m = static_cast<Eigen::Index>(params.size());
+  const auto k = static_cast<Eigen::Index>(rows.k);
+  c_.resize(m);
+  for (Eigen::Index j = 0; j < m; ++j) {
+    const NoisyGdParams& p = params[static_cast<std::size_t>(j)];
+    if (p.iterations != iterations_ || p.output != params.front().output) {
+      throwBadParameter("iterations", "equal for every batched candidate", double(p.iterations));
+    }
+    requirePositive("c", p.c);
+    requireNonNegative("sigma", p.sigma);
+    requireNonNegative("stepSize", p.stepSize);
+    c_[j] = p.c;
+  }
+  w_ = Eigen::MatrixXd::Zero(k, m);
+  sum_ = Eigen::MatrixXd::Zero(k, m);
+  gradient_ = Eigen::MatrixXd::Zero(k, m);
+  wFloat_ = Eigen::MatrixXf::Zero(k, m);
+  margins_.resize(kRowsPerBlock, m);
+  coefficients_.resize(kRowsPerBlock, m);
+  blockGradient_.resize(k, m);
+}
+
+void BatchedNoisyGd::gradients(const ClippedRows& rows, const Eigen::VectorXd& c,
+                               const Eigen::MatrixXf& w, Eigen::MatrixXf& margins,
+                               Eigen::MatrixXf& coefficients, Eigen::MatrixXf& blockGradient,
+                               Eigen::MatrixXd& out) {
+  const auto k = static_cast<Eigen::Index>(rows.k);
+  const Eigen::Index m = w.cols();
+  const auto n = static_cast<Eigen::Index>(rows.n);
+  out.setZero();
+  for (Eigen::Index begin = 0; begin < n; begin += kRowsPerBlock) {
+    const Eigen::Index b = std::min(kRowsPerBlock, n - begin);
+    const RowMatrixXfMap z(rows.z + begin * static_cast<Eigen::Index>(rows.stride), b, k,
+                           Eigen::OuterStride<>(static_cast<Eigen::Index>(rows.stride)));
+    auto M = margins.topRows(b);
+    auto A = coefficients.topRows(b);
+    M.noalias() = z * w;  // ⟨w_j, z_i⟩ for every row of the block and every candidate
+    bool any = false;
+    for (Eigen::Index i = 0; i < b; ++i) {
+      const float ys = static_cast<float>(rows.y[begin + i]) * rows.scale[begin + i];
+      for (Eigen::Index j = 0; j < m; ++j) {
+        // Active iff y⟨w_j, s z⟩ < c_j; the subgradient is −(y s / c_j) z.
+        const bool active = ys * M(i, j) < static_cast<float>(c[j]);
+        A(i, j) = active ? ys : 0.0f;
+        any |= active;
+      }
+    }
+    if (!any) continue;
+    blockGradient.noalias() = z.transpose() * A;
+    out += blockGradient.cast<double>();
+  }
+  for (Eigen::Index j = 0; j < m; ++j) out.col(j) *= -1.0 / c[j];
+}
+
+std::uint64_t BatchedNoisyGd::advance(std::uint64_t budget, random::Generator& generator) {
+  const std::uint64_t steps = std::min(budget, iterations_ - t_);
+  for (std::uint64_t s = 0; s < steps; ++s) {
+    sum_ += w_;
+    wFloat_ = w_.cast<float>();
+    gradients(rows_, c_, wFloat_, margins_, coefficients_, blockGradient_, gradient_);
+    for (std::size_t j = 0; j < params_.size(); ++j) {
+      const auto col = static_cast<Eigen::Index>(j);
+      random::addGaussian(generator, params_[j].sigma, gradient_.col(col).data(), rows_.k);
+      w_.col(col).noalias() -= params_[j].stepSize * gradient_.col(col);
+    }
+    ++t_;
+  }
+  return steps;
+}
+
+Eigen::VectorXd BatchedNoisyGd::output(std::size_t j) const {
+  if (!done()) throw Error(ErrorCode::kInternal, "", "batched noisy GD output before T steps");
+  const auto col = static_cast<Eigen::Index>(j);
+  if (params_.front().output == OutputIterate::kLast) return w_.col(col);
+  return sum_.col(col) / static_cast<double>(iterations_);
+}
+
+}  // namespace dpmargin::learn
