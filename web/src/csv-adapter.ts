@@ -157,7 +157,8 @@ export interface ColumnSummary {
   /** Distinct values (exact up to DISTINCT_CAP, then `distinctCapped`). */
   distinct: number;
   distinctCapped: boolean;
-  /** The most frequent values (up to DISTINCT_CAP), for the positive-class picker. */
+  /** Values with their counts, most frequent first, for the positive-class picker (exact
+   *  when !distinctCapped; otherwise the first DISTINCT_CAP values, counted until the cap). */
   values: { value: string; count: number }[];
   /** First cell that is not a number, for the preview's explanation. */
   firstText?: { value: string; line: number };
@@ -174,13 +175,18 @@ export function summarizeColumns(table: ParsedTable): ColumnSummary[] {
     for (let i = 0; i < table.rows.length; i++) {
       const t = table.rows[i][j].trim();
       if (t === "") { missing++; continue; }
-      const seen = counts.get(t);
-      if (seen !== undefined) counts.set(t, seen + 1);
-      else if (counts.size < DISTINCT_CAP) counts.set(t, 1);
-      else capped = true;
+      // Past DISTINCT_CAP values the column cannot be a label: stop counting (the hot path of
+      // a large numeric table is then one Number() per cell).
+      if (!capped) {
+        const seen = counts.get(t);
+        if (seen !== undefined) counts.set(t, seen + 1);
+        else if (counts.size < DISTINCT_CAP) counts.set(t, 1);
+        else capped = true;
+      }
       const v = Number(t);
-      if (NON_FINITE_TEXT.test(t) || v === Infinity || v === -Infinity) nonFinite++;
-      else if (Number.isNaN(v) && firstText === undefined) firstText = { value: t, line: table.lines[i] };
+      if (v - v === 0) continue;  // finite
+      if (!Number.isNaN(v) || NON_FINITE_TEXT.test(t)) nonFinite++;
+      else if (firstText === undefined) firstText = { value: t, line: table.lines[i] };
     }
     const values = [...counts].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
       .map(([value, count]) => ({ value, count }));

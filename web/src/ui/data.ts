@@ -76,7 +76,8 @@ export function setupData(client: WorkerClient, hooks: { onChange: () => void; o
   const renderPositive = (preferred?: string) => {
     const c = column(labelSelect.value);
     positiveSelect.replaceChildren(...c.values.map((v) =>
-      el("option", { value: v.value }, `${v.value || "(empty)"} — ${v.count} row${v.count === 1 ? "" : "s"}`)));
+      el("option", { value: v.value }, c.distinctCapped ? v.value
+        : `${v.value || "(empty)"} — ${v.count} row${v.count === 1 ? "" : "s"}`)));
     const pick = preferred !== undefined && c.values.some((v) => v.value === preferred) ? preferred : guessPositive(c);
     if (pick !== undefined) positiveSelect.value = pick;
     const notes: string[] = [];
