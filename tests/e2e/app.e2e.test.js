@@ -155,8 +155,20 @@ test("Predict: the trained model on a CSV gives exactly `dpmargin predict`'s fil
   await page.click("#tab-train");
 });
 
+/** Drop a file on a drop zone, as a drag from the desktop would. */
+async function drop(selector, name, text) {
+  await page.evaluate(() => { delete document.body.dataset.dataState; });
+  const dataTransfer = await page.evaluateHandle(([n, t]) => {
+    const dt = new DataTransfer();
+    dt.items.add(new File([t], n, { type: "text/csv" }));
+    return dt;
+  }, [name, text]);
+  await page.dispatchEvent(selector, "drop", { dataTransfer });
+}
+
 test("a malformed CSV shows its typed error inline; a correct file afterwards trains", async () => {
-  assert.equal(await upload(join(fixtures, "ragged.csv")), "error");
+  await drop("#drop-zone", "ragged.csv", readFileSync(join(fixtures, "ragged.csv"), "utf8"));
+  await page.waitForSelector("body[data-data-state=error]");
   assert.equal(await page.getAttribute("#data-error", "data-code"), "RAGGED_ROW");
   assert.match(await page.textContent("#data-error"), /line 4 has 4 fields; the header has 5/);
   assert.equal(await page.isVisible("#data-loaded"), false);
