@@ -28,6 +28,7 @@ for t in "${targets[@]}"; do
       chmod +x dist/cli.js
       ;;
     web)
+      node node_modules/typescript/bin/tsc -p web/tsconfig.json   # typecheck the app (Vite does not)
       node node_modules/vite/bin/vite.js build --config web/vite.config.ts --logLevel warn
       ;;
     *) echo "build.sh: unknown target $t" >&2; exit 2 ;;

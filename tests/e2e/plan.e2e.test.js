@@ -1,4 +1,4 @@
-// The plan page, built by Vite and served from a sub-path by a plain static server, in headless
+// The plan tab of the app, built by Vite and served from a sub-path by a plain static server, in headless
 // Chromium: enter ε/δ/n/d, read the plan computed by the wasm module in a Web Worker, and fail
 // if any request leaves the page's own origin.
 import { test, before, after } from "node:test";
@@ -23,6 +23,7 @@ before(async () => {
   page.on("pageerror", (err) => consoleErrors.push(String(err)));
   await page.goto(server.url);
   await page.waitForSelector("body[data-loaded=true]");
+  await page.click("#tab-plan");  // the plan is a tab of the app
 });
 
 after(async () => {

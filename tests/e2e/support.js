@@ -61,3 +61,9 @@ export async function screenshot(page, name) {
   await mkdir(artifactsDir, { recursive: true });
   await page.screenshot({ path: join(artifactsDir, `${name}.png`), fullPage: true });
 }
+
+/** Screenshot of one element (e.g. a section of the page), for docs. */
+export async function screenshotElement(page, selector, name) {
+  await mkdir(artifactsDir, { recursive: true });
+  await page.locator(selector).screenshot({ path: join(artifactsDir, `${name}.png`) });
+}

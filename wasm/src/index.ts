@@ -15,7 +15,7 @@ export { DpMarginError } from "./errors.js";
 export type { DpMarginErrorCode } from "./errors.js";
 export type * from "./types.js";
 export { Model } from "./model.js";
-export { DEFAULT_RANGE_SHARE, DEFAULT_MAX_ITERATIONS } from "./options.js";
+export { DEFAULT_RANGE_SHARE, DEFAULT_MAX_ITERATIONS, DEFAULT_EXPECTED_RUNS } from "./options.js";
 export type { ModelFile, Predictions } from "./model.js";
 export type { TrainOptions, TrainProgress, TrainReport, TrainResult, CandidateReport } from "./train.js";
 export type { TrainingData, PreprocessingOptions, RowNormalization } from "./data.js";

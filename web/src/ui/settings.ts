@@ -1,0 +1,198 @@
+// Step 2 (privacy) and step 3 (evaluation split): the form → TrainOptions, a live budget
+// preview from the engine's data-free plan, the δ ≥ 1/n warning and the seeded badge.
+import { DEFAULT_EXPECTED_RUNS, DEFAULT_MAX_ITERATIONS, DEFAULT_RANGE_SHARE, type Plan } from "dpmargin";
+import type { WireTrainOptions, WorkerError } from "../protocol.ts";
+import type { WorkerClient } from "../worker-client.ts";
+import { $, clearError, el, fmt, showError } from "./dom.ts";
+
+/** Which field holds each option, so an error naming a parameter can point at its field. */
+export const FIELD_OF: Record<string, string> = {
+  epsilon: "train-epsilon", delta: "train-delta", normBound: "norm-bound", rangeShare: "range-share",
+  margin: "margin", maxIterations: "max-iterations", expectedRuns: "expected-runs", seed: "seed",
+  selector: "train-selector", score: "score", calibration: "train-calibration", output: "output",
+  intercept: "intercept", rowNormalization: "row-normalization", splitSeed: "split-seed",
+};
+
+const text = (id: string) => $<HTMLInputElement>(id).value.trim();
+// Empty or non-numeric text becomes NaN, which the engine rejects by name: one source of
+// validation messages for the API, the CLI and the page.
+const number = (id: string) => (text(id) === "" ? Number.NaN : Number(text(id)));
+const choice = <T extends string>(id: string) => $<HTMLSelectElement>(id).value as T;
+
+export function seedText(): string {
+  return text("seed");
+}
+
+/** The training options as the form says. */
+export function readOptions(): WireTrainOptions {
+  const selector = choice<"iter" | "privtune" | "fixed">("train-selector");
+  const privateRanges = $<HTMLInputElement>("private-ranges").checked && selector !== "privtune";
+  const options: WireTrainOptions = {
+    epsilon: number("train-epsilon"),
+    delta: number("train-delta"),
+    selector,
+    score: choice<NonNullable<WireTrainOptions["score"]>>("score"),
+    calibration: choice<NonNullable<WireTrainOptions["calibration"]>>("train-calibration"),
+    output: choice<NonNullable<WireTrainOptions["output"]>>("output"),
+    maxIterations: number("max-iterations"),
+    intercept: $<HTMLInputElement>("intercept").checked,
+    rowNormalization: choice<NonNullable<WireTrainOptions["rowNormalization"]>>("row-normalization"),
+    normBound: number("norm-bound"),
+  };
+  if (privateRanges) options.rangeShare = number("range-share");
+  if (selector === "fixed") options.margin = number("margin");
+  if (selector === "privtune") options.expectedRuns = number("expected-runs");
+  if (seedText() !== "") options.seed = Number(seedText());
+  return options;
+}
+
+export function readSplit(): { testFraction: number; splitSeed: number } {
+  const seed = text("split-seed");
+  return { testFraction: Number(choice("test-fraction")), splitSeed: seed === "" ? Number.NaN : Number(seed) };
+}
+
+/** Training rows after the held-out split (the split takes round(n·f) rows). */
+export const trainRows = (n: number, testFraction: number) => n - Math.round(n * testFraction);
+
+function markInvalid(parameter?: string): void {
+  for (const id of Object.values(FIELD_OF)) $(id).removeAttribute("aria-invalid");
+  const id = parameter ? FIELD_OF[parameter] : undefined;
+  if (id) $(id).setAttribute("aria-invalid", "true");
+}
+
+/** Show an option error under the form and point at its field (opening "Advanced" if needed). */
+export function showSettingsError(error: WorkerError, focus = false): void {
+  showError($("settings-error"), error);
+  markInvalid(error.parameter);
+  const id = error.parameter ? FIELD_OF[error.parameter] : undefined;
+  if (id && focus) {
+    const field = $(id);
+    const details = field.closest("details");
+    if (details) details.open = true;
+    field.focus();
+  }
+}
+
+function planOptions(options: WireTrainOptions) {
+  const { output: _o, seed: _s, intercept: _i, rowNormalization: _r, columnRanges: _c, ...plan } = options;
+  void _o; void _s; void _i; void _r; void _c;
+  return plan;
+}
+
+export interface SettingsView {
+  /** Recompute the preview for a dataset of n rows × d feature columns (null: no data). */
+  setData(shape: { n: number; d: number } | null): void;
+  refresh(): void;
+}
+
+export function setupSettings(client: WorkerClient, onChange: () => void): SettingsView {
+  $<HTMLInputElement>("range-share").value = String(DEFAULT_RANGE_SHARE);
+  $<HTMLInputElement>("max-iterations").value = String(DEFAULT_MAX_ITERATIONS);
+  $<HTMLInputElement>("expected-runs").value = String(DEFAULT_EXPECTED_RUNS);
+  let shape: { n: number; d: number } | null = null;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let generation = 0;
+
+  const presets = [...document.querySelectorAll<HTMLButtonElement>("button.preset")];
+  const syncPresets = () => {
+    const eps = text("train-epsilon");
+    for (const b of presets) b.setAttribute("aria-pressed", String(Number(b.dataset.epsilon) === Number(eps) && eps !== ""));
+    const e = number("train-epsilon");
+    $("epsilon-factor").textContent = Number.isFinite(e) && e > 0
+      ? `With ε = ${fmt(e, 3)}, whatever someone concludes about a person from the release, they would
+        conclude almost as confidently (odds within a factor e^ε ≈ ${fmt(Math.exp(e), 3)}) had that person's
+        row been replaced by any other.`
+      : "Enter ε > 0.";
+  };
+  for (const b of presets) {
+    b.addEventListener("click", () => {
+      $<HTMLInputElement>("train-epsilon").value = b.dataset.epsilon!;
+      update();
+    });
+  }
+
+  const syncVisibility = () => {
+    const selector = choice("train-selector");
+    $("margin-field").hidden = selector !== "fixed";
+    $("expected-runs-field").hidden = selector !== "privtune";
+    const ranges = $<HTMLInputElement>("private-ranges");
+    ranges.disabled = selector === "privtune";
+    $<HTMLInputElement>("range-share").disabled = !ranges.checked || ranges.disabled;
+    $("ranges-note").dataset.privtune = String(selector === "privtune");
+    const seeded = seedText() !== "";
+    $("seed-warning").hidden = !seeded;
+    $("train-seeded").hidden = !seeded;
+    $("seed").classList.toggle("seeded", seeded);
+  };
+
+  const preview = async () => {
+    const mine = ++generation;
+    const box = $("budget-preview");
+    const options = readOptions();
+    const { testFraction } = readSplit();
+    const warning = $("delta-warning");
+    if (!shape) {
+      box.replaceChildren(el("p", { class: "note" }, "Load data to see how the budget is split (or use “Plan without data”)."));
+      warning.hidden = true;
+      clearError($("settings-error"));
+      markInvalid();
+      return;
+    }
+    const n = trainRows(shape.n, testFraction);
+    const d = shape.d + (options.intercept ? 1 : 0);
+    const delta = options.delta as number;
+    warning.hidden = !(delta >= 1 / n);
+    warning.textContent = `δ = ${fmt(delta)} is not small next to 1/n = ${fmt(1 / n)} (n = ${n} training rows): ` +
+      "a mechanism that publishes one random row outright satisfies such a δ. Use δ well below 1/n, e.g. 1e-5 or less.";
+    try {
+      const plan = await client.request<Plan>({ type: "account", options: { ...planOptions(options), n, d } });
+      if (mine !== generation) return;
+      clearError($("settings-error"));
+      markInvalid();
+      renderBudget(box, plan);
+    } catch (error) {
+      if (mine !== generation) return;
+      box.replaceChildren();
+      showSettingsError(error as WorkerError);
+    }
+  };
+
+  const update = () => {
+    syncPresets();
+    syncVisibility();
+    clearTimeout(timer);
+    timer = setTimeout(preview, 120);
+    onChange();
+  };
+  for (const id of ["settings-form", "eval-section"]) {
+    $(id).addEventListener("input", update);
+    $(id).addEventListener("change", update);
+  }
+  $("settings-form").addEventListener("submit", (event) => event.preventDefault());
+  update();
+  return {
+    setData(s) {
+      shape = s;
+      update();
+    },
+    refresh: update,
+  };
+}
+
+function renderBudget(box: HTMLElement, plan: Plan): void {
+  const maxT = Math.max(...plan.candidates.map((c) => c.T));
+  const capped = plan.candidates.some((c) => c.capped);
+  const items: [string, string, string][] = [
+    ["μ total", fmt(plan.mu), "mu"],
+    ...(plan.muRanges > 0 ? [["μ ranges", fmt(plan.muRanges), "mu-ranges"] as [string, string, string]] : []),
+    ["μ training", fmt(plan.muTrain), "mu-train"],
+    ["margin candidates", String(plan.candidates.length), "candidates"],
+    ["μ per run", fmt(plan.muRun), "mu-run"],
+    ...(plan.selector === "fixed" ? [] : [["score noise sd", fmt(plan.scoreSd), "score-sd"] as [string, string, string]]),
+    ["iterations per run ≤", `${maxT}${capped ? " (capped)" : ""}`, "max-t"],
+  ];
+  box.replaceChildren(
+    el("p", { class: "budget-title" }, `Budget for n = ${plan.n} training rows, d = ${plan.d} columns (data-free plan):`),
+    el("dl", { class: "budget-list" }, ...items.flatMap(([k, v, key]) => [el("dt", {}, k), el("dd", { "data-key": key }, v)])),
+  );
+}
