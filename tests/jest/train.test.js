@@ -16,7 +16,10 @@ beforeAll(async () => {
 const table = separable(1200, 20, 0.1, 12, 1);
 
 test("M* trains a useful classifier and reports what it released", async () => {
-  const { model, report } = await dp.train(table, { epsilon: 1, delta: 1e-5 });
+  // Unseeded (production noise). At n = 4000 the accuracy of 20 runs ranged 0.968–0.990, so
+  // the 0.9 floor below fails only if learning is broken (at n = 1200 it spans 0.84–0.93).
+  const big = separable(4000, 20, 0.1, 40, 1);
+  const { model, report } = await dp.train(big, { epsilon: 1, delta: 1e-5 });
   expect(report.seeded).toBe(false);
   expect(report.warning).toBeUndefined();
   expect(report.selector).toBe("iter");
@@ -30,10 +33,10 @@ test("M* trains a useful classifier and reports what it released", async () => {
     expect(c.sigma).toBeGreaterThan(0);
   }
   expect(report.d).toBe(21);  // 20 features + intercept
-  const { labels } = model.predict(table.features);
+  const { labels } = model.predict(big.features);
   let correct = 0;
-  labels.forEach((l, i) => { correct += l === table.labels[i] ? 1 : 0; });
-  expect(correct / labels.length).toBeGreaterThan(0.85);
+  labels.forEach((l, i) => { correct += l === big.labels[i] ? 1 : 0; });
+  expect(correct / labels.length).toBeGreaterThan(0.9);
   expect(model.seeded).toBe(false);
 });
 
