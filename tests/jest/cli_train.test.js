@@ -2,7 +2,7 @@
 import { mkdtempSync, writeFileSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { load } from "dpmargin";
+import { load, readCsv, csvFile } from "dpmargin";
 import { cli } from "./helpers.js";
 import { separable, toCsv } from "./synthetic.js";
 
@@ -59,8 +59,7 @@ test("predict with the saved model matches the API, row for row", async () => {
   const dp = await load();
   const m = dp.modelFromJSON(readFileSync(model, "utf8"));
   expect(m.label).toEqual({ column: "label", positive: "1" });
-  const { readCsvTable } = await import("../../dist/csv.js");
-  const table = readCsvTable(readFileSync(testCsv, "utf8"), { features: m.features });
+  const table = await readCsv(csvFile(testCsv), { features: m.features });
   const api = m.predict(table.features);
   expect(lines).toHaveLength(api.scores.length + 1);
   lines.slice(1).forEach((line, i) => {
