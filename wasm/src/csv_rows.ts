@@ -20,6 +20,10 @@ export const DELIMITERS: readonly Delimiter[] = [",", ";", "\t"];
 /** Longest row (in characters) the reader accepts; longer means a quote was left open. */
 export const MAX_ROW_CHARS = 1 << 25;
 
+/** Characters parsed per batch at most, whatever the source's chunk size: the rows of a batch
+ *  (one short string per field) then die young, and peak memory stays near the table's. */
+const PARSE_CHARS = 1 << 16;
+
 /** Dialect detection waits for this many line breaks, or characters, or the end of input. */
 const DETECT_LINES = 10;
 const DETECT_CHARS = 1 << 16;
@@ -172,19 +176,22 @@ export async function* csvRows(source: CsvSource, dialect: Partial<Dialect> = {}
   };
 
   for await (const chunk of textChunks(source, signal)) {
-    pending.push(chunk.text);
-    pendingLength += chunk.text.length;
     bytes = chunk.bytes;
-    if (!fixed) {
-      pendingBreaks += breaksIn(chunk.text);
-      if (pendingBreaks < DETECT_LINES && pendingLength < DETECT_CHARS) continue;
-    } else if (pendingLength < partial.length) {
-      // Re-parsing the unfinished row costs its length: wait for as much new text, so a long
-      // row (or an open quote) costs linear, not quadratic, time.
-      continue;
+    for (let at = 0; at < chunk.text.length; at += PARSE_CHARS) {
+      const text = chunk.text.length <= PARSE_CHARS ? chunk.text : chunk.text.slice(at, at + PARSE_CHARS);
+      pending.push(text);
+      pendingLength += text.length;
+      if (!fixed) {
+        pendingBreaks += breaksIn(text);
+        if (pendingBreaks < DETECT_LINES && pendingLength < DETECT_CHARS) continue;
+      } else if (pendingLength < partial.length) {
+        // Re-parsing the unfinished row costs its length: wait for as much new text, so a long
+        // row (or an open quote) costs linear, not quadratic, time.
+        continue;
+      }
+      const batch = parse(false);
+      if (batch) yield batch;
     }
-    const batch = parse(false);
-    if (batch) yield batch;
   }
   if (pendingLength > 0 || partial.length > 0) {
     const batch = parse(true);

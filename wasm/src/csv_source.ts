@@ -30,7 +30,7 @@ export interface TextChunk {
 }
 
 /** Characters per chunk when the source is a string. */
-const STRING_CHUNK = 1 << 20;
+const STRING_CHUNK = 1 << 16;
 
 export function cancelledRead(): DpMarginError {
   return new DpMarginError("CANCELLED", "reading the CSV was cancelled (AbortSignal)");
