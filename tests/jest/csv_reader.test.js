@@ -251,6 +251,7 @@ describe("options are checked before anything is read", () => {
     [{ label: "y", features: ["a", "a"] }, TRAIN, "features"],
     [{ label: "y", maxBytes: 0 }, TRAIN, "maxBytes"],
     [{ label: "y", delimiter: "|" }, TRAIN, "delimiter"],
+    [{ label: "y", requireBothClasses: false }, TRAIN, "requireBothClasses"],
     [{ label: "y" }, { ...TRAIN, seed: -1 }, "seed"],
     [{ label: "y" }, { ...TRAIN, bogus: 1 }, "bogus"],
   ])("%j %j", async (csv, train, parameter) => {

@@ -186,6 +186,9 @@ export async function trainCsv(core: CoreModule, source: CsvSource, csv: CsvRead
   const s = setup(options);
   const c = requireObject(csv, "csv");
   if (typeof c.label !== "string") throw badParameter("label", "a column name (training needs a label column)", c.label);
+  if (c.requireBothClasses !== undefined && c.requireBothClasses !== true) {
+    throw badParameter("requireBothClasses", "true or omitted (training needs both classes and n >= 2)", c.requireBothClasses);
+  }
   if (s.signal?.aborted) throw cancelled();
   const { dataset, table } = await readCsvToCore(core, source, { ...c, signal: (c.signal as AbortSignal | undefined) ?? s.signal }, s.pre);
   try {
