@@ -2,7 +2,7 @@
 import { mkdtempSync, writeFileSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { load } from "dpmargin";
+import { load, readCsv, csvFile } from "dpmargin";
 import { cli } from "./helpers.js";
 import { separable, toCsv } from "./synthetic.js";
 
@@ -59,8 +59,7 @@ test("predict with the saved model matches the API, row for row", async () => {
   const dp = await load();
   const m = dp.modelFromJSON(readFileSync(model, "utf8"));
   expect(m.label).toEqual({ column: "label", positive: "1" });
-  const { readCsvTable } = await import("../../dist/csv.js");
-  const table = readCsvTable(readFileSync(testCsv, "utf8"), { features: m.features });
+  const table = await readCsv(csvFile(testCsv), { features: m.features });
   const api = m.predict(table.features);
   expect(lines).toHaveLength(api.scores.length + 1);
   lines.slice(1).forEach((line, i) => {
@@ -71,6 +70,40 @@ test("predict with the saved model matches the API, row for row", async () => {
   // stdout when no --out
   r = cli("predict", model, testCsv);
   expect(r.stdout.trim().split("\n")).toHaveLength(api.scores.length + 1);
+});
+
+test("predict: --impute fills empty cells; without it MISSING_VALUE names the line", () => {
+  const model = join(dir, "model-impute.json");
+  let r = cli("train", trainCsv, "--label", "label", "--epsilon", "1", "--delta", "1e-5", "--seed", "2",
+    "--max-iterations", "5", "--out", model);
+  expect(r.code).toBe(0);
+  const holes = join(dir, "holes.csv");
+  const header = readFileSync(testCsv, "utf8").split("\n")[0];
+  writeFileSync(holes, `${header}\n${Array(10).fill("0.1").join(",")},1\n,${Array(9).fill("0.2").join(",")},0\n`);
+  r = cli("predict", model, holes);
+  expect(r.code).toBe(2);
+  expect(r.stdout).toBe("");
+  expect(r.stderr).toMatch(/MISSING_VALUE.*line 3, column "x0"/);
+  r = cli("predict", model, holes, "--impute", "0");
+  expect(r.code).toBe(0);
+  expect(r.stdout.trim().split("\n")).toHaveLength(3);
+  r = cli("predict", model, holes, "--impute", "nan");
+  expect(r.code).toBe(2);
+  expect(r.stderr).toContain("(--impute)");
+});
+
+test("train --features and --ignore choose the columns; the model keeps their names", () => {
+  const model = join(dir, "model-features.json");
+  const r = cli("train", trainCsv, "--label", "label", "--epsilon", "1", "--delta", "1e-5", "--seed", "2",
+    "--max-iterations", "5", "--features", "x3,x1", "--out", model, "--json");
+  expect(r.code).toBe(0);
+  const report = JSON.parse(r.stdout);
+  expect(report.features).toEqual(["x3", "x1"]);
+  expect(report.d).toBe(3);
+  expect(JSON.parse(readFileSync(model, "utf8")).features).toEqual(["x3", "x1"]);
+  const ignored = cli("train", trainCsv, "--label", "label", "--epsilon", "1", "--delta", "1e-5", "--seed", "2",
+    "--max-iterations", "5", "--ignore", "x0, x9", "--json");
+  expect(JSON.parse(ignored.stdout).features).toEqual(["x1", "x2", "x3", "x4", "x5", "x6", "x7", "x8"]);
 });
 
 describe("bad input exits 2 with one line on stderr and nothing on stdout", () => {
@@ -89,6 +122,8 @@ describe("bad input exits 2 with one line on stderr and nothing on stdout", () =
     [["train", trainCsv, "--label", "label", "--epsilon", "0", "--delta", "1e-5"], /--epsilon/],
     [["train", join(dir, "missing.csv"), "--label", "label", "--epsilon", "1", "--delta", "1e-5"], /cannot read/],
     [["predict", trainCsv, testCsv], /BAD_MODEL/],
+    [["train", trainCsv, "--label", "label", "--epsilon", "1", "--delta", "1e-5", "--features", "x1,nope"], /BAD_PARAMETER \(--features\).*"nope"/],
+    [["train", trainCsv, "--label", "label", "--epsilon", "1", "--delta", "1e-5", "--max-bytes", "1000"], /OUT_OF_MEMORY.*limit/],
   ])("%j", (args, pattern) => {
     const r = cli(...args);
     expect(r.code).toBe(2);

@@ -4,7 +4,7 @@ import { existsSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { spawnSync } from "node:child_process";
-import { load, DpMarginError } from "dpmargin";
+import { load, csvFile, DpMarginError } from "dpmargin";
 import { separable, toCsv } from "./synthetic.js";
 import { repoRoot } from "./helpers.js";
 
@@ -100,12 +100,8 @@ test("the same seed gives the same γ and weights natively and in wasm (1e-5 rel
   const native = spawnSync(nativeTool, [csv, "7", "1", "1e-5"], { encoding: "utf8" });
   expect(native.status).toBe(0);
   const expected = JSON.parse(native.stdout);
-  // Same CSV text through the same float32 parse: use the CLI's reader path via the API.
-  const { readCsvTable } = await import("../../dist/csv.js");
-  const parsed = readCsvTable(toCsv(table), { label: "label" });
-  const { model, report } = await dp.train(
-    { features: parsed.features, columns: parsed.columns, labels: parsed.labels },
-    { epsilon: 1, delta: 1e-5, seed: 7 });
+  // The same file through the CLI's reader path: streamed straight into wasm memory.
+  const { model, report } = await dp.trainCsv(csvFile(csv), { label: "label" }, { epsilon: 1, delta: 1e-5, seed: 7 });
   expect(report.selectedMargin).toBe(expected.gamma);
   const w = [...model.weights, model.intercept];
   expect(w).toHaveLength(expected.weights.length);

@@ -23,7 +23,7 @@ async function importTs(file) {
 
 const { parseCsv, buildTable, summarizeColumns, CsvError } = await importTs("csv-adapter.ts");
 const { splitRows } = await importTs("split.ts");
-const { readCsvTable } = await import("../../dist/csv.js");
+const { readCsv } = await import("../../dist/csv.js");
 
 function error(fn) {
   try {
@@ -120,12 +120,12 @@ describe("buildTable", () => {
     expect(error(() => buildTable(table, { features: [], label: "label", positive: "yes" })).code).toBe("CSV_PARSE");
   });
 
-  test("reads the e2e fixture exactly as the CLI's reader does (same float32 table and labels)", () => {
+  test("reads the e2e fixture exactly as the CLI's reader does (same float32 table and labels)", async () => {
     const text = readFileSync(join(root, "tests/fixtures/e2e/clinic.csv"), "utf8");
     const parsed = parseCsv(text);
     const features = parsed.header.filter((h) => h !== "outcome");
     const app = buildTable(parsed, { features, label: "outcome", positive: "yes" });
-    const cli = readCsvTable(text, { label: "outcome", positive: "yes" });
+    const cli = await readCsv(text, { label: "outcome", positive: "yes" });
     expect(app.featureNames).toEqual(cli.featureNames);
     expect(app.features).toEqual(cli.features);
     expect(app.labels).toEqual(cli.labels);

@@ -3,7 +3,9 @@ import { badParameter } from "./errors.js";
 import { unwrap } from "./status.js";
 import type { AccountOptions, Plan } from "./types.js";
 import { PLAN_OPTION_NAMES, numberOption, planInput, rejectUnknown, requireObject } from "./options.js";
-import { train, type TrainOptions, type TrainResult } from "./train.js";
+import { train, trainCsv, type CsvTrainResult, type TrainOptions, type TrainResult } from "./train.js";
+import type { CsvSource } from "./csv_source.js";
+import type { CsvReadOptions } from "./csv_columns.js";
 import { Model, type ModelFile } from "./model.js";
 import type { TrainingData } from "./data.js";
 
@@ -95,6 +97,32 @@ export class DpMargin {
    */
   train(data: TrainingData, options: TrainOptions): Promise<TrainResult> {
     return train(this.#core, data, options);
+  }
+
+  /**
+   * Train on a CSV without ever holding the table in JavaScript: pass 1 streams `source` to
+   * validate it, count rows and resolve the columns; the table is then allocated in wasm memory
+   * (after a size check) and pass 2 streams it again, writing every parsed value straight
+   * into it. Then it trains as {@link DpMargin.train}; the model records the feature names and
+   * the label column with its positive value. `options.signal` also cancels reading.
+   *
+   * `source`: CSV text, a `Blob`/`File`, or a re-readable byte source (`csvFile(path)` in Node).
+   * `csv.label` is required; see {@link CsvReadOptions} for `positive`, `features`, `ignore`,
+   * `missing`, `maxBytes`, `delimiter`.
+   * @throws DpMarginError: the reader's codes (CSV_PARSE, RAGGED_ROW, NON_NUMERIC, NON_FINITE,
+   * MISSING_VALUE, LABEL_NOT_FOUND, ONE_CLASS, OUT_OF_MEMORY, BAD_PARAMETER) and train()'s.
+   * The module stays usable after any of them.
+   */
+  trainCsv(source: CsvSource, csv: CsvReadOptions & { label: string }, options: TrainOptions): Promise<CsvTrainResult> {
+    return trainCsv(this.#core, source, csv, options);
+  }
+
+  /**
+   * Current size of this instance's WebAssembly memory in bytes. It grows as tables are
+   * allocated and never shrinks (freed memory is reused by later tables).
+   */
+  get memoryBytes(): number {
+    return this.#core.HEAPF32.buffer.byteLength;
   }
 
   /** Load a model file (validated) and bind it to this module for prediction. */

@@ -5,8 +5,7 @@
  */
 import { parseArgs } from "node:util";
 import { readFile, writeFile } from "node:fs/promises";
-import { load, DpMarginError, type Plan, type TrainReport, type DpMargin } from "./node.js";
-import { readCsvTable } from "./csv.js";
+import { load, csvFile, DpMarginError, type Plan, type TrainReport, type DpMargin, type CsvReadOptions } from "./node.js";
 import { SEEDED_WARNING } from "./train.js";
 import { DEFAULT_RANGE_SHARE } from "./options.js";
 
@@ -17,7 +16,8 @@ const USAGE = `usage:
                  [--output average|last] [--max-iterations T] [--expected-runs K]
                  [--norm-bound B] [--no-intercept] [--private-ranges | --range-share S]
                  [--seed N] [--out model.json] [--json]
-  dpmargin predict MODEL.json DATA.csv [--out predictions.csv]
+                 [--features A,B,C] [--ignore X,Y] [--impute VALUE] [--max-bytes N]
+  dpmargin predict MODEL.json DATA.csv [--out predictions.csv] [--impute VALUE] [--max-bytes N]
   dpmargin account --epsilon E --delta D --n N --d D [--selector iter|privtune]
                    [--expected-runs K] [--calibration tight|paper] [--score empirical|population]
                    [--norm-bound B] [--jl-failure BETA] [--max-iterations T] [--json]
@@ -30,8 +30,13 @@ const FLAGS: Record<string, string> = {
   epsilon: "--epsilon", delta: "--delta", n: "--n", d: "--d", selector: "--selector",
   expectedRuns: "--expected-runs", calibration: "--calibration", score: "--score",
   normBound: "--norm-bound", jlFailure: "--jl-failure", maxIterations: "--max-iterations",
-  margin: "--margin", output: "--output", rangeShare: "--range-share", seed: "--seed", label: "--label", positive: "--positive",
+  margin: "--margin", output: "--output", rangeShare: "--range-share", seed: "--seed",
+  label: "--label", positive: "--positive",
+  features: "--features", ignore: "--ignore", missing: "--impute", maxBytes: "--max-bytes",
 };
+
+// Flags of the command being run: an error names a flag only if the user could have typed it.
+let acceptedFlags = new Set<string>();
 
 function numberFlag(values: Record<string, unknown>, flag: string, param: string,
   required: boolean): number | undefined {
@@ -97,6 +102,7 @@ function joinNegativeNumbers(argv: string[]): string[] {
 type Flags = Record<string, { type: "string" | "boolean" }>;
 
 function parse(argv: string[], options: Flags, positionals: number) {
+  acceptedFlags = new Set(Object.keys(options).map((name) => `--${name}`));
   let parsed;
   try {
     parsed = parseArgs({ args: joinNegativeNumbers(argv), strict: true, allowPositionals: true, options });
@@ -147,25 +153,35 @@ async function account(argv: string[]): Promise<void> {
   else printPlan(plan);
 }
 
-async function readText(path: string, what: string): Promise<string> {
-  try {
-    return await readFile(path, "utf8");
-  } catch (error) {
-    throw new DpMarginError("BAD_PARAMETER", `cannot read ${what} ${JSON.stringify(path)}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`, what);
-  }
-}
-
 function accuracy(predicted: Int8Array, truth: Int8Array): number {
   let correct = 0;
   for (let i = 0; i < truth.length; i++) correct += predicted[i] === truth[i] ? 1 : 0;
   return correct / truth.length;
 }
 
+const CSV_FLAGS: Flags = { impute: { type: "string" }, "max-bytes": { type: "string" } };
+
+// A comma-separated list of column names (a name cannot contain a comma here).
+function listFlag(values: Record<string, unknown>, flag: string): string[] | undefined {
+  const raw = values[flag];
+  return raw === undefined ? undefined : String(raw).split(",").map((name) => name.trim());
+}
+
+/** Reader options shared by train and predict: --impute, --max-bytes. */
+function csvFlags(v: Record<string, unknown>): Pick<CsvReadOptions, "missing" | "maxBytes"> {
+  const impute = numberFlag(v, "impute", "missing", false);
+  const maxBytes = numberFlag(v, "max-bytes", "maxBytes", false);
+  return {
+    ...(impute !== undefined ? { missing: { impute } } : {}),
+    ...(maxBytes !== undefined ? { maxBytes } : {}),
+  };
+}
+
 async function trainCommand(argv: string[]): Promise<void> {
   const { values: v, files } = parse(argv, {
-    ...PLAN_FLAGS, label: { type: "string" }, positive: { type: "string" }, test: { type: "string" },
+    ...PLAN_FLAGS, ...CSV_FLAGS, label: { type: "string" }, positive: { type: "string" }, test: { type: "string" },
     output: { type: "string" }, margin: { type: "string" }, "no-intercept": { type: "boolean" },
-    seed: { type: "string" }, out: { type: "string" },
+    seed: { type: "string" }, out: { type: "string" }, features: { type: "string" }, ignore: { type: "string" },
   }, 1);
   if (v.label === undefined) throw new DpMarginError("BAD_PARAMETER", "label is required (--label COL)", "label");
   const options = {
@@ -176,23 +192,32 @@ async function trainCommand(argv: string[]): Promise<void> {
     intercept: v["no-intercept"] ? false : undefined,
   };
   const clean = Object.fromEntries(Object.entries(options).filter(([, x]) => x !== undefined));
-  const csvOptions = { label: v.label as string, positive: v.positive as string | undefined };
-  const train = readCsvTable(await readText(files[0], "TRAIN.csv"), csvOptions);
-  const test = v.test === undefined ? null
-    : readCsvTable(await readText(v.test as string, "TEST.csv"), {
-      ...csvOptions, positive: train.label!.positive, features: train.featureNames, requireBothClasses: false,
-    });
+  const shared = csvFlags(v);
+  const features = listFlag(v, "features");
+  const ignore = listFlag(v, "ignore");
+  const csv = {
+    label: v.label as string, ...shared,
+    ...(v.positive !== undefined ? { positive: v.positive as string } : {}),
+    ...(features ? { features } : {}),
+    ...(ignore ? { ignore } : {}),
+  };
   const dp = await load();
-  const { model: trained, report } = await dp.train(
-    { features: train.features, columns: train.columns, labels: train.labels!, featureNames: train.featureNames },
-    clean as unknown as Parameters<DpMargin["train"]>[1]);
-  const model = trained.withLabel(train.label);
-  // Accuracy on the user's own data: computed locally, not differentially private.
-  const trainAccuracy = accuracy(model.predict(train.features).labels, train.labels!);
-  const testAccuracy = test ? accuracy(model.predict(test.features).labels, test.labels!) : undefined;
+  // Two streaming passes into wasm memory, then training; the data are never copied into JS.
+  const { model, report, table } = await dp.trainCsv(csvFile(files[0]), csv,
+    clean as unknown as Parameters<DpMargin["trainCsv"]>[2]);
+  // Accuracy on the user's own data: computed locally, not differentially private. Everything is
+  // computed before anything is written, so bad test data leaves no model file behind.
+  const evaluate = { ...shared, label: table.label!.column, positive: table.label!.positive };
+  const onTrain = await model.predictCsv(csvFile(files[0]), evaluate);
+  const trainAccuracy = accuracy(onTrain.labels, onTrain.truth!);
+  const onTest = v.test === undefined ? null : await model.predictCsv(csvFile(v.test as string), evaluate);
+  const testAccuracy = onTest ? accuracy(onTest.labels, onTest.truth!) : undefined;
+  const test = onTest ? { rows: onTest.table.rows } : null;
   const out: TrainReport & Record<string, unknown> = {
     ...report,
-    label: train.label,
+    label: table.label,
+    features: table.featureNames,
+    delimiter: table.delimiter,
     trainAccuracy,
     trainAccuracyNote: "computed on the training data; not differentially private",
     ...(test ? { testAccuracy, testRows: test.rows } : {}),
@@ -223,12 +248,19 @@ function csvField(text: string): string {
   return /[",\n\r]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
+async function readText(path: string, what: string): Promise<string> {
+  try {
+    return await readFile(path, "utf8");
+  } catch (error) {
+    throw new DpMarginError("BAD_PARAMETER", `cannot read ${what} ${JSON.stringify(path)}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`, what);
+  }
+}
+
 async function predictCommand(argv: string[]): Promise<void> {
-  const { values: v, files } = parse(argv, { out: { type: "string" } }, 2);
+  const { values: v, files } = parse(argv, { out: { type: "string" }, ...CSV_FLAGS }, 2);
   const dp = await load();
   const model = dp.modelFromJSON(await readText(files[0], "MODEL.json"));
-  const table = readCsvTable(await readText(files[1], "DATA.csv"), { features: model.features });
-  const { scores, labels } = model.predict(table.features);
+  const { scores, labels } = await model.predictCsv(csvFile(files[1]), csvFlags(v));
   const positive = model.label?.positive ?? "1";
   const column = model.label?.column ?? "label";
   const header = `score,${csvField(`${column}=${positive}`)}`;
@@ -272,7 +304,8 @@ async function main(argv: string[]): Promise<number> {
     }
     if (error instanceof DpMarginError && error.code !== "INTERNAL" && error.code !== "WASM_LOAD") {
       // Bad input or parameters: exit 2, one line, nothing on stdout.
-      const flag = error.parameter ? FLAGS[error.parameter] : undefined;
+      const mapped = error.parameter ? FLAGS[error.parameter] : undefined;
+      const flag = mapped && acceptedFlags.has(mapped) ? mapped : undefined;
       process.stderr.write(`dpmargin: ${error.code}${flag ? ` (${flag})` : ""}: ${error.message}\n`);
       return 2;
     }

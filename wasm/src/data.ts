@@ -58,6 +58,19 @@ export function resolvePreprocessing(o: PreprocessingOptions): ResolvedPreproces
 }
 
 /**
+ * After the raw values are in wasm memory: declare public column ranges, then validate (finite
+ * values, labels, both classes for training). Preprocessing happens later, in place.
+ */
+export function finishCoreDataset(dataset: CoreDataset, pre: ResolvedPreprocessing,
+  requireBothClasses: boolean): void {
+  if (pre.columnRanges) {
+    unwrap(dataset.declareRanges(Float64Array.from(pre.columnRanges, (r) => r[0]),
+      Float64Array.from(pre.columnRanges, (r) => r[1])));
+  }
+  unwrap(dataset.validate(requireBothClasses));
+}
+
+/**
  * Copy a table into wasm memory (one write, straight into the heap) and validate it there. The
  * trainer preprocesses it in place (after estimating private ranges when asked); prediction calls
  * `preprocess()`. The caller owns the returned object and must call `.release()` and `.delete()`.
@@ -104,11 +117,7 @@ export function toCoreDataset(core: CoreModule, features: ArrayLike<number>, col
         }
       }
     }
-    if (pre.columnRanges) {
-      unwrap(dataset.declareRanges(Float64Array.from(pre.columnRanges, (r) => r[0]),
-        Float64Array.from(pre.columnRanges, (r) => r[1])));
-    }
-    unwrap(dataset.validate(labels !== null));
+    finishCoreDataset(dataset, pre, labels !== null);
     return dataset;
   } catch (error) {
     dataset.delete();

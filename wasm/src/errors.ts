@@ -5,6 +5,7 @@ export type DpMarginErrorCode =
   | "RAGGED_ROW"
   | "NON_NUMERIC"
   | "NON_FINITE"
+  | "MISSING_VALUE"
   | "LABEL_NOT_FOUND"
   | "ONE_CLASS"
   | "BAD_LABEL"

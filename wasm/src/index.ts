@@ -17,7 +17,14 @@ export type * from "./types.js";
 export { Model } from "./model.js";
 export { DEFAULT_RANGE_SHARE, DEFAULT_MAX_ITERATIONS, DEFAULT_EXPECTED_RUNS } from "./options.js";
 export type { ModelFile, Predictions } from "./model.js";
-export type { TrainOptions, TrainProgress, TrainReport, TrainResult, CandidateReport } from "./train.js";
+export type { TrainOptions, TrainProgress, TrainReport, TrainResult, CandidateReport, CsvTrainResult } from "./train.js";
+export type { PredictCsvOptions, CsvPredictions } from "./model.js";
+export { readCsvInto, readCsv, previewCsv } from "./csv.js";
+export type { TableSchema, CsvTarget, CsvAllocate, CsvTable, CsvPreview } from "./csv.js";
+export { MAX_TABLE_BYTES } from "./csv_columns.js";
+export type { CsvReadOptions, CsvProgress } from "./csv_columns.js";
+export type { CsvSource, CsvByteSource } from "./csv_source.js";
+export type { Delimiter, Newline } from "./csv_rows.js";
 export type { TrainingData, PreprocessingOptions, RowNormalization } from "./data.js";
 
 /** How to find the WebAssembly binary. */

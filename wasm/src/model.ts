@@ -1,7 +1,12 @@
-import type { CoreModule } from "./wasm/dpmargin_core.mjs";
+import type { CoreDataset, CoreModule } from "./wasm/dpmargin_core.mjs";
 import { DpMarginError, badParameter } from "./errors.js";
 import { unwrap } from "./status.js";
+import { rejectUnknown, requireObject } from "./options.js";
 import { toCoreDataset, type ResolvedPreprocessing, type RowNormalization } from "./data.js";
+import type { CsvSource } from "./csv_source.js";
+import type { CsvReadOptions } from "./csv_columns.js";
+import type { TableSchema } from "./csv.js";
+import { readCsvToCore } from "./csv_core.js";
 export type { ResolvedPreprocessing };
 import type { TrainReport } from "./train.js";
 import { LIBRARY_VERSION } from "./version.js";
@@ -41,6 +46,19 @@ export interface Predictions {
   scores: Float64Array;
   labels: Int8Array;
 }
+
+/** Options of {@link Model.predictCsv}: the features are the model's, read by name. */
+export type PredictCsvOptions = Pick<CsvReadOptions,
+  "label" | "positive" | "missing" | "delimiter" | "maxBytes" | "signal" | "onProgress">;
+
+/** Predictions for a CSV, with the true labels when a label column was read. */
+export interface CsvPredictions extends Predictions {
+  /** ±1 from the label column (`options.label`), else null. */
+  truth: Int8Array | null;
+  table: TableSchema;
+}
+
+const PREDICT_CSV_OPTIONS = new Set(["label", "positive", "missing", "delimiter", "maxBytes", "signal", "onProgress"]);
 
 function badModel(message: string): DpMarginError {
   return new DpMarginError("BAD_MODEL", `invalid model file: ${message}`);
@@ -166,20 +184,50 @@ export class Model {
     } else {
       flat = rows as ArrayLike<number>;
     }
-    const pre = this.#file.preprocessing;
-    const dataset = toCoreDataset(this.#core, flat, d, null, pre);
+    const dataset = toCoreDataset(this.#core, flat, d, null, this.#file.preprocessing);
     try {
-      unwrap(dataset.preprocess());
-      const w = Float64Array.from(this.#file.intercept === null
-        ? this.#file.weights : [...this.#file.weights, this.#file.intercept]);
-      const scores = unwrap(dataset.scores(w));
-      const labels = new Int8Array(scores.length);
-      for (let i = 0; i < scores.length; i++) labels[i] = scores[i] > 0 ? 1 : -1;
-      return { scores, labels };
+      return this.#score(dataset);
     } finally {
       dataset.release();
       dataset.delete();
     }
+  }
+
+  /**
+   * Score the rows of a CSV: the model's feature columns are read by name (other columns are
+   * skipped), streamed straight into wasm memory with the stored preprocessing applied. With
+   * `label`, the true labels come back too (`positive` defaults to the model's positive value
+   * when the column is the model's label column).
+   * @throws DpMarginError as `readCsvInto` (BAD_PARAMETER names a model feature missing from
+   * the file), CANCELLED.
+   */
+  async predictCsv(source: CsvSource, options: PredictCsvOptions = {}): Promise<CsvPredictions> {
+    const o = requireObject(options, "options");
+    rejectUnknown(o, PREDICT_CSV_OPTIONS);
+    const own = this.#file.label;
+    const positive = o.positive ?? (own && o.label === own.column ? own.positive : undefined);
+    const { dataset, table } = await readCsvToCore(this.#core, source, {
+      ...o, positive, features: this.#file.features, requireBothClasses: false,
+    } as CsvReadOptions, this.#file.preprocessing);
+    try {
+      const predictions = this.#score(dataset);
+      const truth = table.label ? dataset.labels().slice() : null;  // fresh view, then a JS copy
+      return { ...predictions, truth, table };
+    } finally {
+      dataset.release();
+      dataset.delete();
+    }
+  }
+
+  // Applies the stored preprocessing (column ranges, intercept, row step) in place, then scores.
+  #score(dataset: CoreDataset): Predictions {
+    unwrap(dataset.preprocess());
+    const w = Float64Array.from(this.#file.intercept === null
+      ? this.#file.weights : [...this.#file.weights, this.#file.intercept]);
+    const scores = unwrap(dataset.scores(w));
+    const labels = new Int8Array(scores.length);
+    for (let i = 0; i < scores.length; i++) labels[i] = scores[i] > 0 ? 1 : -1;
+    return { scores, labels };
   }
 
   /** The model file (SPEC §5.3). */

@@ -7,6 +7,7 @@ import { load as loadModule, type LoadOptions } from "./index.js";
 import type { DpMargin } from "./api.js";
 
 export * from "./index.js";
+export { csvFile } from "./csv_node.js";
 
 const wasmUrl = new URL("./wasm/dpmargin_core.wasm", import.meta.url);
 

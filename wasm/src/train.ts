@@ -1,8 +1,14 @@
-import type { CoreModule, CoreTrainer } from "./wasm/dpmargin_core.mjs";
+import type { CoreDataset, CoreModule, CoreTrainer, PlanInputRaw } from "./wasm/dpmargin_core.mjs";
 import { DpMarginError, badParameter } from "./errors.js";
 import { unwrap } from "./status.js";
 import { PLAN_OPTION_NAMES, planInput, rejectUnknown, requireObject } from "./options.js";
-import { resolvePreprocessing, toCoreDataset, type PreprocessingOptions, type TrainingData } from "./data.js";
+import {
+  resolvePreprocessing, toCoreDataset, type PreprocessingOptions, type ResolvedPreprocessing, type TrainingData,
+} from "./data.js";
+import type { CsvSource } from "./csv_source.js";
+import type { CsvReadOptions } from "./csv_columns.js";
+import type { TableSchema } from "./csv.js";
+import { readCsvToCore } from "./csv_core.js";
 import type { AccountOptions, Plan } from "./types.js";
 import { Model } from "./model.js";
 import { LIBRARY_VERSION } from "./version.js";
@@ -125,11 +131,21 @@ function cancelled(): DpMarginError {
   return new DpMarginError("CANCELLED", "training was cancelled (AbortSignal)");
 }
 
-export async function train(core: CoreModule, data: TrainingData, options: TrainOptions): Promise<TrainResult> {
+interface TrainSetup {
+  started: number;
+  pre: ResolvedPreprocessing;
+  output: "average" | "last";
+  seed: number | undefined;
+  onProgress: ((progress: TrainProgress) => void) | undefined;
+  signal: AbortSignal | undefined;
+  input: PlanInputRaw;
+}
+
+// Everything about the options that can be checked before any data is read.
+function setup(options: TrainOptions): TrainSetup {
   const started = now();
   const o = requireObject(options, "options");
   rejectUnknown(o, TRAIN_OPTIONS);
-  const d = requireObject(data, "data");
   const pre = resolvePreprocessing(o);
   const output = o.output ?? "average";
   if (output !== "average" && output !== "last") throw badParameter("output", 'one of "average", "last"', output);
@@ -144,15 +160,58 @@ export async function train(core: CoreModule, data: TrainingData, options: Train
     throw badParameter("signal", "an AbortSignal", signal);
   }
   const input = planInput({ ...o, normBound: pre.normBound }, 2, 1);
+  return {
+    started, pre, output: output as TrainSetup["output"], seed: seed as number | undefined,
+    onProgress: onProgress as TrainSetup["onProgress"], signal, input,
+  };
+}
+
+export async function train(core: CoreModule, data: TrainingData, options: TrainOptions): Promise<TrainResult> {
+  const s = setup(options);
+  const d = requireObject(data, "data");
   const featureNames = d.featureNames as string[] | undefined;
   const columns = d.columns as number;
   if (featureNames !== undefined && (!Array.isArray(featureNames) || featureNames.length !== columns)) {
     throw badParameter("featureNames", `an array of ${columns} names`, featureNames);
   }
-  if (signal?.aborted) throw cancelled();
-
+  if (s.signal?.aborted) throw cancelled();
   const dataset = toCoreDataset(core, d.features as ArrayLike<number>, columns,
-    d.labels as ArrayLike<number>, pre);
+    d.labels as ArrayLike<number>, s.pre);
+  try {
+    return await run(core, dataset, s, columns, featureNames);
+  } finally {
+    dataset.release();
+    dataset.delete();
+  }
+}
+
+/** What `trainCsv` returns: the model and report of `train`, and what was read. */
+export interface CsvTrainResult extends TrainResult {
+  table: TableSchema;
+}
+
+export async function trainCsv(core: CoreModule, source: CsvSource, csv: CsvReadOptions,
+  options: TrainOptions): Promise<CsvTrainResult> {
+  const s = setup(options);
+  const c = requireObject(csv, "csv");
+  if (typeof c.label !== "string") throw badParameter("label", "a column name (training needs a label column)", c.label);
+  if (c.requireBothClasses !== undefined && c.requireBothClasses !== true) {
+    throw badParameter("requireBothClasses", "true or omitted (training needs both classes and n >= 2)", c.requireBothClasses);
+  }
+  if (s.signal?.aborted) throw cancelled();
+  const { dataset, table } = await readCsvToCore(core, source, { ...c, signal: (c.signal as AbortSignal | undefined) ?? s.signal }, s.pre);
+  try {
+    const result = await run(core, dataset, s, table.featureNames.length, table.featureNames);
+    return { model: result.model.withLabel(table.label), report: result.report, table };
+  } finally {
+    dataset.release();
+    dataset.delete();
+  }
+}
+
+async function run(core: CoreModule, dataset: CoreDataset, s: TrainSetup, columns: number,
+  featureNames: string[] | undefined): Promise<TrainResult> {
+  const { started, pre, output, seed, onProgress, signal, input } = s;
   let trainer: CoreTrainer | null = null;
   try {
     trainer = new core.Trainer();
@@ -224,7 +283,5 @@ export async function train(core: CoreModule, data: TrainingData, options: Train
   } finally {
     trainer?.release();
     trainer?.delete();
-    dataset.release();
-    dataset.delete();
   }
 }

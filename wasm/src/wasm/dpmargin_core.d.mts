@@ -85,6 +85,8 @@ export interface CoreModule {
   privtunePaperEpsilon(mu: number, r: number, delta: number): Status<number>;
   version(): string;
   Dataset: new () => CoreDataset;
+  /** The glue keeps this view of the whole wasm memory current (re-assigned when it grows). */
+  HEAPF32: Float32Array;
   Trainer: new () => CoreTrainer;
 }
 

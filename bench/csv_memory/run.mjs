@@ -1,0 +1,183 @@
+// Peak memory while loading a ~100 MB numeric CSV through the package in Node.
+//   node bench/csv_memory/run.mjs [MB=100] [--write-doc]     (after a build; run.sh builds)
+// Generates the CSV into a temporary directory (deleted afterwards), then loads it in a fresh
+// Node process per path and reports the kernel's peak RSS of that process, the wasm memory,
+// the float32 size of the table and the time. --write-doc replaces the results section of
+// docs/DATA_PIPELINE.md.
+import { spawnSync } from "node:child_process";
+import { createWriteStream, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { cpus as cpuList, loadavg, tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import Papa from "papaparse";
+
+const root = fileURLToPath(new URL("../../", import.meta.url));
+const FEATURES = 50;
+
+const PATHS = {
+  // The data pipeline alone: two streaming passes into a core Dataset (what trainCsv runs first).
+  stream: "streaming reader → wasm (readCsvInto into the core table)",
+  // The public call end to end, training made negligible (1 iteration per candidate).
+  trainCsv: "dp.trainCsv(csvFile(path), …, { maxIterations: 1 }) end to end",
+  // The same streaming reader, but into JS typed arrays first, then copied in (dp.train path).
+  copy: "readCsv → Float32Array → copy into wasm",
+  // The reader this one replaced (commit 5df2059): whole text, Papa.parse, Float32Array, copy.
+  previous: "previous plain reader (whole text → Papa.parse → copy)",
+};
+
+function mulberry32(seed) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+async function generate(path, targetBytes) {
+  const out = createWriteStream(path);
+  const rand = mulberry32(1);
+  const w = Array.from({ length: FEATURES }, () => rand() * 2 - 1);
+  out.write([...Array.from({ length: FEATURES }, (_, j) => `x${j}`), "label"].join(",") + "\n");
+  let bytes = 0;
+  let rows = 0;
+  while (bytes < targetBytes) {
+    const lines = [];
+    for (let i = 0; i < 2000; i++) {
+      let dot = 0;
+      const cells = new Array(FEATURES + 1);
+      for (let j = 0; j < FEATURES; j++) {
+        const v = rand() * 2 - 1;
+        dot += v * w[j];
+        cells[j] = v.toFixed(6);
+      }
+      cells[FEATURES] = dot > 0 ? "1" : "0";
+      lines.push(cells.join(","));
+    }
+    const text = lines.join("\n") + "\n";
+    bytes += text.length;
+    rows += lines.length;
+    if (!out.write(text)) await new Promise((resolve) => out.once("drain", resolve));
+  }
+  await new Promise((resolve) => out.end(resolve));
+  return rows;
+}
+
+// ---- child: load the file one way, print one JSON line ----
+async function child(mode, path) {
+  const { load, csvFile, readCsv } = await import(`${root}dist/node.js`);
+  const { readCsvToCore } = await import(`${root}dist/csv_core.js`);
+  const { toCoreDataset } = await import(`${root}dist/data.js`);
+  const dp = await load();
+  const pre = { intercept: true, rowNormalization: "unit-norm", normBound: 1 };
+  const rssStart = process.memoryUsage().rss;
+  const wasmStart = dp.memoryBytes;
+  let heapPeak = 0;
+  const sampler = setInterval(() => { heapPeak = Math.max(heapPeak, process.memoryUsage().heapUsed); }, 10);
+  const t0 = performance.now();
+  const cpu0 = process.cpuUsage();
+  let rows;
+  let width;
+  if (mode === "stream" || mode === "copy" || mode === "previous") {
+    let dataset;
+    if (mode === "stream") {
+      ({ dataset } = await readCsvToCore(dp.core, csvFile(path), { label: "label" }, pre));
+    } else if (mode === "copy") {
+      const t = await readCsv(csvFile(path), { label: "label" });
+      dataset = toCoreDataset(dp.core, t.features, t.columns, t.labels, pre);
+    } else {
+      const t = previousReader(path);
+      dataset = toCoreDataset(dp.core, t.features, t.columns, t.labels, pre);
+    }
+    rows = dataset.features().length / dataset.width();
+    width = dataset.width();
+    dataset.release();
+    dataset.delete();
+  } else {
+    const { report } = await dp.trainCsv(csvFile(path), { label: "label" },
+      { epsilon: 1, delta: 1e-7, maxIterations: 1, seed: 1 });
+    rows = report.n;
+    width = report.d;
+  }
+  const ms = performance.now() - t0;
+  const cpu = process.cpuUsage(cpu0);
+  clearInterval(sampler);
+  heapPeak = Math.max(heapPeak, process.memoryUsage().heapUsed);
+  process.stdout.write(JSON.stringify({
+    mode, rows, width, ms, cpuMs: (cpu.user + cpu.system) / 1000,
+    peakRss: process.resourceUsage().maxRSS * 1024,
+    rssStart, wasmStart, wasm: dp.memoryBytes, heapPeak,
+  }) + "\n");
+}
+
+// The reader this one replaced, in substance (wasm/src/csv.ts at commit 5df2059).
+function previousReader(path) {
+  const text = readFileSync(path, "utf8");
+  const rows = Papa.parse(text, { header: false, skipEmptyLines: "greedy" }).data;
+  const d = rows[0].length - 1;
+  const n = rows.length - 1;
+  const features = new Float32Array(n * d);
+  const labels = new Int8Array(n);
+  for (let i = 0; i < n; i++) {
+    const row = rows[i + 1];
+    for (let j = 0; j < d; j++) features[i * d + j] = Number(row[j].trim());
+    labels[i] = row[d].trim() === "1" ? 1 : -1;
+  }
+  return { features, columns: d, labels };
+}
+
+const mb = (b) => (b / 2 ** 20).toFixed(0);
+
+async function main() {
+  const args = process.argv.slice(2);
+  if (args[0] === "--child") return child(args[1], args[2]);
+  const size = Number(args.find((a) => /^\d+(\.\d+)?$/.test(a)) ?? 100);
+  const dir = mkdtempSync(join(tmpdir(), "dpmargin-csv-memory-"));
+  const path = join(dir, "data.csv");
+  try {
+    process.stderr.write(`generating ~${size} MB into ${path} …\n`);
+    const rows = await generate(path, size * 1e6);
+    const bytes = statSync(path).size;
+    const results = [];
+    const load = [loadavg()[0]];
+    const cpus = cpuList().length;
+    for (const mode of Object.keys(PATHS)) {
+      process.stderr.write(`loading: ${PATHS[mode]} …\n`);
+      const r = spawnSync(process.execPath, [fileURLToPath(import.meta.url), "--child", mode, path],
+        { encoding: "utf8", cwd: root, maxBuffer: 1 << 20 });
+      if (r.status !== 0) throw new Error(`${mode} failed: ${r.stderr}`);
+      results.push(JSON.parse(r.stdout.trim().split("\n").at(-1)));
+    }
+    load.push(loadavg()[0]);
+    const table = results[0];
+    const float32 = table.rows * table.width * 4;
+    const lines = [
+      `CSV: ${(bytes / 1e6).toFixed(1)} MB (${bytes} bytes), ${rows} rows × ${FEATURES} features + label; `
+      + `float32 table with intercept: ${table.rows} × ${table.width} × 4 B = ${mb(float32)} MiB. `
+      + `Node ${process.version}, ${new Date().toISOString().slice(0, 10)}; load average during the runs `
+      + `${load.map((l) => l.toFixed(1)).join(" → ")} on ${cpus} CPUs (wall time depends on it; CPU time much less).`,
+      "",
+      "| path | peak RSS | RSS before loading | wasm memory after | JS heap peak (sampled) | CPU time | wall time |",
+      "|---|---|---|---|---|---|---|",
+      ...results.map((r) => `| ${PATHS[r.mode]} | **${mb(r.peakRss)} MiB** | ${mb(r.rssStart)} MiB | `
+        + `${mb(r.wasm)} MiB (from ${mb(r.wasmStart)}) | ${mb(r.heapPeak)} MiB | ${(r.cpuMs / 1000).toFixed(2)} s | ${(r.ms / 1000).toFixed(2)} s |`),
+    ];
+    const markdown = lines.join("\n");
+    process.stdout.write(markdown + "\n");
+    if (args.includes("--write-doc")) {
+      const doc = join(root, "docs/DATA_PIPELINE.md");
+      const text = readFileSync(doc, "utf8");
+      const begin = "<!-- csv_memory:begin -->";
+      const end = "<!-- csv_memory:end -->";
+      if (!text.includes(begin) || !text.includes(end)) throw new Error(`${doc} lacks the ${begin} … ${end} markers`);
+      writeFileSync(doc, text.slice(0, text.indexOf(begin) + begin.length) + "\n" + markdown + "\n" + text.slice(text.indexOf(end)));
+      process.stderr.write(`wrote the results into ${doc}\n`);
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+await main();
