@@ -27,11 +27,20 @@ int main(int argc, char** argv) {
   const int seeds = argc > 1 ? std::atoi(argv[1]) : 10;
   const std::size_t d = argc > 2 ? std::strtoul(argv[2], nullptr, 10) : 50;
   const std::size_t maxN = argc > 3 ? std::strtoul(argv[3], nullptr, 10) : 32000;
-  std::printf("method,gamma_star,epsilon,n,seed,train_error,test_error,selected_gamma,seconds\n");
+  // Resume: start at (γ*, ε, n, seed) = argv[4..7], skipping everything before it.
+  const double startGamma = argc > 4 ? std::atof(argv[4]) : 0.0;
+  const double startEps = argc > 5 ? std::atof(argv[5]) : 0.0;
+  const std::size_t startN = argc > 6 ? std::strtoul(argv[6], nullptr, 10) : 0;
+  const int startSeed = argc > 7 ? std::atoi(argv[7]) : 0;
+  bool started = argc <= 4;
+  if (started) std::printf("method,gamma_star,epsilon,n,seed,train_error,test_error,selected_gamma,seconds\n");
   for (double gammaStar : {0.02, 0.05}) {
     for (double epsilon : {0.5, 2.0}) {
       for (std::size_t n = 500; n <= maxN; n *= 2) {
         for (int seed = 0; seed < seeds; ++seed) {
+          started = started || (gammaStar == startGamma && epsilon == startEps && n == startN &&
+                                seed == startSeed);
+          if (!started) continue;
           // One draw of w*, train rows and 5000 test rows from the same distribution.
           const auto all = testing::makeSeparable(n + 5000, d, gammaStar, 0, 1000 * seed + n);
           testing::Synthetic train = all, test = all;

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # One command: build and run the rate benchmark, then fit and plot it.
 #   bash bench/rate/run.sh [SEEDS=10] [D=50] [MAX_N=32000]
+# (rate_bench also takes GAMMA EPS N SEED after MAX_N to resume an interrupted run, appending.)
 # Writes bench/results/rate.csv, docs/rate.png and docs/rate-table.md (included in docs/RATE.md).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
