@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "expect_error.hpp"
 #include "dpmargin/accounting/gdp.hpp"
 #include "dpmargin/accounting/grid.hpp"
 #include "dpmargin/accounting/jl.hpp"
@@ -31,27 +32,8 @@ const std::vector<double> kNotNonNegative = {kNaN, kInf, -kInf, -1.0, -1e-300};
 const std::vector<double> kNotOpenUnit = {kNaN, kInf, -kInf, 0.0, 1.0, -0.5, 1.5};
 const std::vector<double> kNotFiniteAboveOne = {kNaN, kInf, -kInf, 1.0, 0.5, -2.0};
 
-void expectBadParameter(const std::function<void()>& call, const std::string& parameter) {
-  try {
-    call();
-    ADD_FAILURE() << "no error; expected BAD_PARAMETER naming " << parameter;
-  } catch (const Error& e) {
-    EXPECT_EQ(e.code(), ErrorCode::kBadParameter) << e.what();
-    EXPECT_EQ(e.parameter(), parameter) << e.what();
-    EXPECT_EQ(std::string(e.what()).rfind(parameter + " must be ", 0), 0u) << e.what();
-  } catch (const std::exception& e) {
-    ADD_FAILURE() << "unexpected exception type: " << e.what();
-  }
-}
-
-// Calls `call(v)` for every bad value and expects BAD_PARAMETER naming `parameter`.
-void expectRejects(const std::vector<double>& bad, const std::string& parameter,
-                   const std::function<void(double)>& call) {
-  for (double v : bad) {
-    SCOPED_TRACE(parameter + " = " + std::to_string(v));
-    expectBadParameter([&] { call(v); }, parameter);
-  }
-}
+using testing::expectBadParameter;
+using testing::expectRejects;
 
 // ---- error.hpp ----
 

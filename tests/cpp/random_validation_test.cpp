@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "expect_error.hpp"
 #include "dpmargin/error.hpp"
 #include "dpmargin/random/generator.hpp"
 #include "dpmargin/random/samplers.hpp"
@@ -19,26 +20,8 @@ namespace {
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
-void expectBadParameter(const std::function<void()>& call, const std::string& parameter) {
-  try {
-    call();
-    ADD_FAILURE() << "no error; expected BAD_PARAMETER naming " << parameter;
-  } catch (const Error& e) {
-    EXPECT_EQ(e.code(), ErrorCode::kBadParameter) << e.what();
-    EXPECT_EQ(e.parameter(), parameter) << e.what();
-    EXPECT_EQ(std::string(e.what()).rfind(parameter + " must be ", 0), 0u) << e.what();
-  } catch (const std::exception& e) {
-    ADD_FAILURE() << "unexpected exception type: " << e.what();
-  }
-}
-
-void expectRejects(const std::vector<double>& bad, const std::string& parameter,
-                   const std::function<void(double)>& call) {
-  for (double v : bad) {
-    SCOPED_TRACE(parameter + " = " + std::to_string(v));
-    expectBadParameter([&] { call(v); }, parameter);
-  }
-}
+using testing::expectBadParameter;
+using testing::expectRejects;
 
 TEST(RandomValidation, GaussianSd) {
   Generator g = Generator::seeded(1);
