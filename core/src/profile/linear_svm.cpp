@@ -17,7 +17,7 @@ namespace {
 constexpr double kInf = std::numeric_limits<double>::infinity();
 // Below this the projected-gradient tolerance is not lowered further (double rounding of G).
 constexpr double kToleranceFloor = 1e-14;
-constexpr std::uint64_t kFirstGapCheck = 16;
+constexpr std::uint64_t kFirstGapCheck = 16;  // passes before the first periodic gap check
 
 }  // namespace
 
@@ -57,10 +57,23 @@ LinearSvm::LinearSvm(const DataView& data, const SvmOptions& options)
   restart();
 }
 
+// ⟨w, xᵢ⟩ with float xᵢ widened to double. A plain loop with four accumulators, because
+// Eigen 3.4 does not vectorise the reduction xi.cast<double>().dot(w): measured 3.5× slower
+// (637 vs 179 ns at d = 784, g++ 12 -O2), and this is the solver's inner loop.
 double LinearSvm::rowDot(std::size_t row) const {
-  const Eigen::Map<const Eigen::VectorXf> xi(data_.x + row * data_.d,
-                                             static_cast<Eigen::Index>(data_.d));
-  return xi.cast<double>().dot(w_);
+  const float* x = data_.x + row * data_.d;
+  const double* w = w_.data();
+  const std::size_t d = data_.d;
+  double a0 = 0, a1 = 0, a2 = 0, a3 = 0;
+  std::size_t j = 0;
+  for (; j + 4 <= d; j += 4) {
+    a0 += x[j] * w[j];
+    a1 += x[j + 1] * w[j + 1];
+    a2 += x[j + 2] * w[j + 2];
+    a3 += x[j + 3] * w[j + 3];
+  }
+  for (; j < d; ++j) a0 += x[j] * w[j];
+  return (a0 + a1) + (a2 + a3);
 }
 
 void LinearSvm::axpyRow(double a, std::size_t row) {
@@ -79,6 +92,7 @@ void LinearSvm::restart() {
   pgMinOld_ = -kInf;
   epsilon_ = options_.tolerance;
   nextGapCheck_ = kFirstGapCheck;
+  nextUnshrink_ = kFirstGapCheck;
   iterations_ = 0;
   rowVisits_ = 0;
   converged_ = false;
@@ -93,6 +107,7 @@ void LinearSvm::recomputeW() {
 
 LinearSvm::Objectives LinearSvm::objectives() {
   recomputeW();  // removes the drift of the incremental updates
+  rowVisits_ += order_.size();  // the pass below reads every row once
   double sumAlpha = 0.0, hinge = 0.0, minMargin = kInf;
   for (std::size_t i : order_) {
     sumAlpha += alpha_[i];
@@ -157,14 +172,25 @@ bool LinearSvm::run(std::uint64_t rowBudget) {
     ++iterations_;
 
     const bool pgMet = pgMax - pgMin <= epsilon_;
-    if (options_.gapTolerance > 0.0 && !pgMet && iterations_ >= nextGapCheck_) {
-      // On ill-conditioned duals (e.g. more support vectors than dimensions, rounded to
-      // float) the projected gradient can stall above a small ε while the gap is already
-      // met; checking the gap at iterations 16, 32, 64, … costs O(log T) extra passes.
-      nextGapCheck_ = 2 * iterations_;
+    if (options_.gapTolerance > 0.0 && !pgMet &&
+        (iterations_ >= nextGapCheck_ || iterations_ >= options_.maxIterations)) {
+      // On ill-conditioned duals (e.g. degenerate support sets, data rounded to float) the
+      // projected gradient can stall above a small ε while the gap is already met, so the gap
+      // is also checked every max(16, T/8) passes (one full pass each: ≲ 10% extra work).
+      nextGapCheck_ = iterations_ + std::max(kFirstGapCheck, iterations_ / 8);
       if (relativeGap(objectives()) <= options_.gapTolerance) {
         converged_ = true;
         break;
+      }
+      if (iterations_ >= nextUnshrink_) {
+        // Not there yet: un-shrink too, at passes 16, 32, 64, … Descent on a shrunk set can
+        // plateau below the optimum (its ε test never passing) while shrunk coordinates would
+        // still make progress; un-shrinking more often costs more than it gains (measured).
+        nextUnshrink_ = 2 * iterations_;
+        activeSize_ = order_.size();
+        pgMaxOld_ = kInf;
+        pgMinOld_ = -kInf;
+        continue;
       }
     }
     if (pgMet) {

@@ -36,7 +36,7 @@ struct SvmOptions {
   double tolerance = 1e-3;
   // … and the relative duality gap (P − D)/P is at most this (0: projected gradient only).
   // When the gap is still too large, the projected-gradient tolerance is divided by 10 and
-  // descent continues. The gap is also checked after 16, 32, 64, … passes, since the projected
+  // descent continues. The gap is also checked every max(16, T/8) passes, since the projected
   // gradient can stall on ill-conditioned problems while the gap is already small.
   double gapTolerance = 1e-6;
   std::uint64_t maxIterations = 10000;  // outer iterations (passes over the active rows)
@@ -56,7 +56,7 @@ struct SvmReport {
   double dualityGap = 0;       // P − D ≥ 0
   double relativeGap = 0;      // (P − D)/P
   std::uint64_t iterations = 0;  // outer iterations since the last (re)start
-  std::uint64_t rowVisits = 0;   // coordinate updates since the last (re)start
+  std::uint64_t rowVisits = 0;   // rows read since the last (re)start: updates + gap passes
   bool converged = false;        // both tolerances met (false when maxIterations bound)
   std::size_t supportVectors = 0;  // αᵢ > 0
   std::size_t activeRows = 0;      // rows in the problem (excludes removed and zero rows)
@@ -69,7 +69,8 @@ class LinearSvm {
   LinearSvm(const DataView& data, const SvmOptions& options);  // validates both
 
   // Runs outer iterations until converged or maxIterations, or until at least `rowBudget`
-  // coordinate updates were made in this call (an outer iteration is never cut short).
+  // rows were read in this call (coordinate updates and duality-gap passes; an outer
+  // iteration is never cut short).
   // Returns finished(). Throws BAD_PARAMETER if rowBudget = 0.
   bool run(std::uint64_t rowBudget = std::numeric_limits<std::uint64_t>::max());
   bool finished() const noexcept { return converged_ || iterations_ >= options_.maxIterations; }
@@ -81,6 +82,7 @@ class LinearSvm {
   // Changes C (kHardMargin allowed), clipping α, and restarts descent.
   void setC(double C);
   double C() const noexcept { return options_.C; }
+  void setMaxIterations(std::uint64_t m) { options_.maxIterations = m; }
   bool hardMargin() const noexcept { return !(options_.C < kHardMargin); }
 
   bool isActive(std::size_t row) const { return active_[row] != 0; }
@@ -90,7 +92,7 @@ class LinearSvm {
   // yᵢ⟨w, x̃ᵢ⟩ for one row (x̃ᵢ as fitted: unit-norm when unitNormRows).
   double functionalMargin(std::size_t row) const;
   std::uint64_t iterations() const noexcept { return iterations_; }
-  std::uint64_t rowVisits() const noexcept { return rowVisits_; }
+  std::uint64_t rowVisits() const noexcept { return rowVisits_; }  // since the last (re)start
 
   // Objectives and gap at the current α (recomputes w from α: O(n·d)).
   SvmReport report();
@@ -116,7 +118,8 @@ class LinearSvm {
   std::size_t activeSize_ = 0;
   Eigen::VectorXd w_;
   double pgMaxOld_ = 0, pgMinOld_ = 0, epsilon_ = 0;
-  std::uint64_t iterations_ = 0, rowVisits_ = 0, rng_ = 0, nextGapCheck_ = 0;
+  std::uint64_t iterations_ = 0, rowVisits_ = 0, rng_ = 0, nextGapCheck_ = 0,
+                nextUnshrink_ = 0;
   bool converged_ = false;
 };
 
