@@ -15,10 +15,10 @@ void validate(const DataView& data) {
     throwBadParameter("d", "such that n·d fits in memory", static_cast<double>(data.d));
   }
   if (data.x == nullptr) {
-    throw Error(ErrorCode::kBadParameter, "x", "x must point to n·d features, but is null");
+    throw Error(ErrorCode::kBadParameter, "x", "x must be a pointer to n·d features, but is null");
   }
   if (data.y == nullptr) {
-    throw Error(ErrorCode::kBadParameter, "y", "y must point to n labels, but is null");
+    throw Error(ErrorCode::kBadParameter, "y", "y must be a pointer to n labels, but is null");
   }
   for (std::size_t i = 0; i < data.n; ++i) {
     if (data.y[i] != 1 && data.y[i] != -1) {

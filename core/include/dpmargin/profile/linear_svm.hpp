@@ -82,7 +82,6 @@ class LinearSvm {
   // Changes C (kHardMargin allowed), clipping α, and restarts descent.
   void setC(double C);
   double C() const noexcept { return options_.C; }
-  void setMaxIterations(std::uint64_t m) { options_.maxIterations = m; }
   bool hardMargin() const noexcept { return !(options_.C < kHardMargin); }
 
   bool isActive(std::size_t row) const { return active_[row] != 0; }
