@@ -144,6 +144,8 @@ TEST(ProfileValidationTest, SvmOptionRejections) {
   expectBadParameter([&] { svm.setC(0.0); }, "C");
   expectBadParameter([&] { svm.setC(kNaN); }, "C");
   expectBadParameter([&] { svm.removeRows({4}); }, "rows");
+  expectBadParameter([&] { svm.setC(1.0, kNaN); }, "gapTolerance");
+  expectBadParameter([&] { svm.setC(1.0, kInf); }, "gapTolerance");
   EXPECT_NO_THROW(svm.setC(kHardMargin));
   EXPECT_NO_THROW(svm.removeRows({0, 0, 3}));  // repeats are fine
   EXPECT_EQ(svm.activeRows(), 2u);
@@ -175,6 +177,10 @@ TEST(ProfileValidationTest, ProfileOptionRejections) {
   for (double bad : {kNaN, kInf, -1.0}) {
     expectBadParameter(with([bad](ProfileOptions& o) { o.gapTolerance = bad; }), "gapTolerance");
   }
+  for (double bad : {kNaN, kInf, -1.0}) {
+    expectBadParameter(with([bad](ProfileOptions& o) { o.softGapTolerance = bad; }),
+                       "softGapTolerance");
+  }
   expectBadParameter(with([](ProfileOptions& o) { o.maxIterationsPerFit = 0; }),
                      "maxIterationsPerFit");
   // validate() alone rejects the same way.
@@ -185,6 +191,7 @@ TEST(ProfileValidationTest, ProfileOptionRejections) {
   ProfileOptions ok;
   ok.fractions = {0.0};
   ok.gapTolerance = 0;
+  ok.softGapTolerance = 0;
   ok.maxRefitsPerStep = 1;
   ok.maxIterationsPerFit = 1;
   EXPECT_NO_THROW(MarginProfiler(s.view(), ok));

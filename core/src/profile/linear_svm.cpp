@@ -231,11 +231,12 @@ void LinearSvm::removeRows(const std::vector<std::size_t>& rows) {
   restart();
 }
 
-void LinearSvm::setC(double C) {
+void LinearSvm::setC(double C, double gapTolerance) {
   SvmOptions next = options_;
   next.C = C;
+  if (!(gapTolerance < 0.0)) next.gapTolerance = gapTolerance;  // NaN is validated, not skipped
   validate(next);
-  options_.C = C;
+  options_ = next;
   for (double& a : alpha_) a = std::min(a, C);
   recomputeW();
   restart();

@@ -32,6 +32,7 @@ void validate(const ProfileOptions& options) {
   }
   requirePositive("tolerance", options.tolerance);
   requireNonNegative("gapTolerance", options.gapTolerance);
+  requireNonNegative("softGapTolerance", options.softGapTolerance);
   if (options.maxIterationsPerFit == 0) throwBadParameter("maxIterationsPerFit", "at least 1", 0.0);
 }
 
@@ -41,7 +42,7 @@ SvmOptions solverOptions(const ProfileOptions& options) {
   SvmOptions svm;
   svm.C = options.C;
   svm.tolerance = options.tolerance;
-  svm.gapTolerance = options.gapTolerance;
+  svm.gapTolerance = options.softGapTolerance;  // hard-margin fits switch to gapTolerance
   svm.maxIterations = options.maxIterationsPerFit;
   svm.unitNormRows = true;  // the SVM then maximises the normalized margin itself
   svm.shrinking = true;
@@ -195,7 +196,7 @@ bool MarginProfiler::advance(std::uint64_t workBudget) {
       s.fitIterations += s.svm.iterations();
       s.result.iterations += s.svm.iterations();
       s.hard = true;
-      s.svm.setC(kHardMargin);
+      s.svm.setC(kHardMargin, s.options.gapTolerance);
       continue;
     }
     s.record(minimum);

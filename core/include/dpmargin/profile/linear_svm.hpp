@@ -79,8 +79,9 @@ class LinearSvm {
   // Removes rows from the problem (indices into the data; repeats and already removed rows are
   // ignored) and restarts descent from the current α of the remaining rows.
   void removeRows(const std::vector<std::size_t>& rows);
-  // Changes C (kHardMargin allowed), clipping α, and restarts descent.
-  void setC(double C);
+  // Changes C (kHardMargin allowed), clipping α, and optionally the gap tolerance (when
+  // gapTolerance ≥ 0), and restarts descent.
+  void setC(double C, double gapTolerance = -1.0);
   double C() const noexcept { return options_.C; }
   bool hardMargin() const noexcept { return !(options_.C < kHardMargin); }
 
