@@ -59,7 +59,7 @@ struct ProfileOptions {
   double tolerance = 1e-3;       // SvmOptions::tolerance of every fit
   double gapTolerance = 1e-3;    // SvmOptions::gapTolerance of hard-margin fits: margin ~0.05%
   // SvmOptions::gapTolerance of soft-margin fits, which only rank rows and test separation:
-  // on Fashion-MNIST Pullover vs Coat 1e-2 reads 2.6× fewer rows than 1e-3 for the same
+  // on Fashion-MNIST Pullover vs Coat 1e-2 reads ≥ 2.6× fewer rows than 1e-3 for the same
   // curve of minimum margins to within ~10%.
   double softGapTolerance = 1e-2;
   std::uint64_t maxIterationsPerFit = 50000;  // SvmOptions::maxIterations of every fit
