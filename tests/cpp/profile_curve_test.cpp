@@ -36,7 +36,7 @@ TEST(ProfileCurveTest, ZeroUntilFlippedRowsAreRemovedThenGammaStar) {
     SCOPED_TRACE("n=" + std::to_string(c.n) + " d=" + std::to_string(c.d) +
                  " m=" + std::to_string(c.flips) + " gamma=" + std::to_string(c.gamma));
     // 100 margin pairs: removing the extra rows beyond m (all at margin γ*) leaves others there.
-    const auto data = testing::makeSynthetic(c.n, c.d, c.gamma, 100, c.flips, c.seed);
+    const auto data = testing::svm::makeSynthetic(c.n, c.d, c.gamma, 100, c.flips, c.seed);
     ASSERT_EQ(data.flipped.size(), c.flips);
     ProfileOptions options;
     options.fractions = gridAround(c.flips, c.n);
@@ -76,7 +76,7 @@ TEST(ProfileCurveTest, ZeroUntilFlippedRowsAreRemovedThenGammaStar) {
 }
 
 TEST(ProfileCurveTest, SeparableDataIsPositiveFromTheStart) {
-  const auto data = testing::makeSynthetic(1000, 8, 0.07, 20, 0, 21);
+  const auto data = testing::svm::makeSynthetic(1000, 8, 0.07, 20, 0, 21);
   ProfileOptions options;
   options.fractions = {0.0, 0.01};
   const ProfileResult r = profileMargins(data.view(), options);
@@ -88,7 +88,7 @@ TEST(ProfileCurveTest, SeparableDataIsPositiveFromTheStart) {
 
 TEST(ProfileCurveTest, NeverSeparableReportsNaN) {
   // Labels of a random half flipped: not separable within 1%.
-  auto data = testing::makeSynthetic(400, 3, 0.1, 2, 0, 31);
+  auto data = testing::svm::makeSynthetic(400, 3, 0.1, 2, 0, 31);
   for (std::size_t i = 0; i < data.n; i += 2) data.y[i] = static_cast<std::int8_t>(-data.y[i]);
   ProfileOptions options;
   options.fractions = {0.0, 0.005, 0.01};
@@ -99,7 +99,7 @@ TEST(ProfileCurveTest, NeverSeparableReportsNaN) {
 }
 
 TEST(ProfileCurveTest, BatchesAreBoundedBetweenGridPoints) {
-  const auto data = testing::makeSynthetic(2000, 10, 0.1, 50, 10, 41);
+  const auto data = testing::svm::makeSynthetic(2000, 10, 0.1, 50, 10, 41);
   ProfileOptions options;  // default grid: 0 … 5%
   options.maxRefitsPerStep = 2;
   const ProfileResult r = profileMargins(data.view(), options);
@@ -117,7 +117,7 @@ TEST(ProfileCurveTest, BatchesAreBoundedBetweenGridPoints) {
 }
 
 TEST(ProfileCurveTest, GridEntriesWithTheSameCountAreAllRecorded) {
-  const auto data = testing::makeSynthetic(100, 4, 0.1, 4, 0, 51);
+  const auto data = testing::svm::makeSynthetic(100, 4, 0.1, 4, 0, 51);
   ProfileOptions options;  // at n = 100, 0%, 0.05%, 0.1%, … 0.75% all mean 0 rows
   const ProfileResult r = profileMargins(data.view(), options);
   std::size_t grid = 0;
@@ -127,7 +127,7 @@ TEST(ProfileCurveTest, GridEntriesWithTheSameCountAreAllRecorded) {
 }
 
 TEST(ProfileCurveTest, ChunkedAdvanceEqualsOneRunAndProgressIsMonotone) {
-  const auto data = testing::makeSynthetic(1500, 6, 0.08, 30, 8, 61);
+  const auto data = testing::svm::makeSynthetic(1500, 6, 0.08, 30, 8, 61);
   ProfileOptions options;
   options.fractions = {0.0, 0.002, 0.005, 0.01, 0.02};
   const ProfileResult whole = profileMargins(data.view(), options);
@@ -167,7 +167,7 @@ TEST(ProfileCurveTest, ChunkedAdvanceEqualsOneRunAndProgressIsMonotone) {
 }
 
 TEST(ProfileCurveTest, ZeroRowsAreSkippedAndCounted) {
-  auto data = testing::makeSynthetic(500, 5, 0.1, 10, 0, 71);
+  auto data = testing::svm::makeSynthetic(500, 5, 0.1, 10, 0, 71);
   data.x.insert(data.x.end(), 3 * data.d, 0.0f);
   data.y.insert(data.y.end(), {1, -1, 1});
   data.n += 3;
@@ -180,7 +180,7 @@ TEST(ProfileCurveTest, ZeroRowsAreSkippedAndCounted) {
 }
 
 TEST(ProfileCurveTest, LastWeightsMatchTheRecordedMargin) {
-  const auto data = testing::makeSynthetic(800, 6, 0.1, 10, 0, 81);
+  const auto data = testing::svm::makeSynthetic(800, 6, 0.1, 10, 0, 81);
   ProfileOptions options;
   options.fractions = {0.0};
   const ProfileResult r = profileMargins(data.view(), options);

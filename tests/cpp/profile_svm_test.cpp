@@ -221,7 +221,7 @@ TEST(ProfileSvmTest, HardMarginFindsTheKnownMaximumMargin) {
   for (const HardCase& c : cases) {
     SCOPED_TRACE("n=" + std::to_string(c.n) + " d=" + std::to_string(c.d) +
                  " gamma=" + std::to_string(c.gamma));
-    const auto data = testing::makeSynthetic(c.n, c.d, c.gamma, 4, 0, seed++);
+    const auto data = testing::svm::makeSynthetic(c.n, c.d, c.gamma, 4, 0, seed++);
     // w* itself has margin γ* (float rounding of the rows aside).
     EXPECT_NEAR(margin(data.view(), data.wStar), c.gamma, 1e-5 * c.gamma);
     SvmOptions o;
@@ -242,7 +242,7 @@ TEST(ProfileSvmTest, HardMarginFindsTheKnownMaximumMargin) {
 }
 
 TEST(ProfileSvmTest, HardMarginOnNonSeparableDataNeverConverges) {
-  const auto data = testing::makeSynthetic(200, 3, 0.1, 2, 3, 99);
+  const auto data = testing::svm::makeSynthetic(200, 3, 0.1, 2, 3, 99);
   SvmOptions o;
   o.C = kHardMargin;
   o.unitNormRows = true;
@@ -254,7 +254,7 @@ TEST(ProfileSvmTest, HardMarginOnNonSeparableDataNeverConverges) {
 }
 
 TEST(ProfileSvmTest, LargeCSoftMarginEqualsHardMarginWhenSeparable) {
-  const auto data = testing::makeSynthetic(500, 6, 0.1, 3, 0, 5);
+  const auto data = testing::svm::makeSynthetic(500, 6, 0.1, 3, 0, 5);
   SvmOptions o;
   o.C = 1e4;  // ≥ every hard-margin αᵢ (their sum is 1/γ*² = 100)
   o.unitNormRows = true;

@@ -9,7 +9,7 @@
 
 #include "dpmargin/profile/data_view.hpp"
 
-namespace dpmargin::testing {
+namespace dpmargin::testing::svm {  // own namespace: synthetic.hpp has another Synthetic
 
 class TestRng {
  public:
@@ -101,4 +101,4 @@ inline Synthetic makeSynthetic(std::size_t n, std::size_t d, double gamma, std::
   return s;
 }
 
-}  // namespace dpmargin::testing
+}  // namespace dpmargin::testing::svm
