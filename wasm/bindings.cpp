@@ -20,12 +20,14 @@
 #include "dpmargin/learn/dataset.hpp"
 #include "dpmargin/learn/trainer.hpp"
 #include "dpmargin/plan/plan.hpp"
+#include "dpmargin/profile/margin_profiler.hpp"
 #include "dpmargin/random/generator.hpp"
 
 using emscripten::val;
 namespace acc = dpmargin::accounting;
 namespace pl = dpmargin::plan;
 namespace ln = dpmargin::learn;
+namespace pr = dpmargin::profile;
 
 namespace {
 
@@ -332,6 +334,82 @@ class WasmTrainer {
   std::unique_ptr<ln::Trainer> trainer_;
 };
 
+// The margin profile (SPEC §2.8): NOT differentially private — a local diagnostic. It reads the
+// dataset after the same per-row preprocessing as training (intercept, unit-norm rows).
+class WasmProfiler {
+ public:
+  val start(WasmDataset& data, double maxRemoved, double C, double maxRefitsPerStep) {
+    return guard([&] {
+      ln::Dataset& d = data.dataset();
+      if (!d.prepared()) d.preprocess();
+      const ln::DataView v = d.view();
+      pr::ProfileOptions options;
+      dpmargin::requireOpenUnit("maxRemoved", maxRemoved);
+      // The default grid up to maxRemoved, ending exactly at it.
+      std::vector<double> fractions;
+      for (double f : pr::defaultRemovalFractions()) {
+        if (f < maxRemoved) fractions.push_back(f);
+      }
+      fractions.push_back(maxRemoved);
+      options.fractions = fractions;
+      options.C = C;
+      options.maxRefitsPerStep = dpmargin::requireCount("maxRefitsPerStep", maxRefitsPerStep, 1);
+      profiler_.reset();
+      profiler_ = std::make_unique<pr::MarginProfiler>(pr::DataView{v.x, v.y, v.n, v.width}, options);
+      return val(true);
+    });
+  }
+  val advance(double budget) {
+    return guard([&] { return val(profiler_->advance(dpmargin::requireCount("workBudget", budget, 1))); });
+  }
+  val progress() const {
+    const pr::ProfileProgress p = profiler_->progress();
+    val o = val::object();
+    o.set("gridDone", double(p.gridDone));
+    o.set("gridSize", double(p.gridSize));
+    o.set("removed", double(p.removed));
+    o.set("n", double(p.n));
+    o.set("fits", double(p.fits));
+    o.set("lastMargin", p.lastMargin);
+    o.set("done", p.done);
+    return o;
+  }
+  val result() const {
+    return guard([&] {
+      const pr::ProfileResult& r = profiler_->result();
+      val o = val::object();
+      o.set("private", false);
+      o.set("note", std::string(pr::ProfileResult::kPrivacyNote));
+      o.set("n", double(r.n));
+      o.set("zeroRows", double(r.zeroRows));
+      o.set("separable", r.separable);
+      o.set("firstSeparableFraction", r.firstSeparableFraction);
+      o.set("firstSeparableRemoved", double(r.firstSeparableRemoved));
+      o.set("fits", double(r.fits));
+      o.set("allConverged", r.allConverged);
+      val curve = val::array();
+      for (std::size_t i = 0; i < r.curve.size(); ++i) {
+        const pr::CurvePoint& c = r.curve[i];
+        val p = val::object();
+        p.set("fraction", c.fraction);
+        p.set("removed", double(c.removed));
+        p.set("margin", c.margin);
+        p.set("minimumMargin", c.minimumMargin);
+        p.set("onGrid", c.gridIndex >= 0);
+        p.set("hardMargin", c.hardMargin);
+        p.set("converged", c.converged);
+        curve.set(i, p);
+      }
+      o.set("curve", curve);
+      return o;
+    });
+  }
+  void release() { profiler_.reset(); }
+
+ private:
+  std::unique_ptr<pr::MarginProfiler> profiler_;
+};
+
 std::string version() { return DPMARGIN_VERSION; }
 
 }  // namespace
@@ -378,6 +456,13 @@ EMSCRIPTEN_BINDINGS(dpmargin_core) {
       .function("preprocess", &WasmDataset::preprocess)
       .function("scores", &WasmDataset::scores)
       .function("release", &WasmDataset::release);
+  class_<WasmProfiler>("Profiler")
+      .constructor<>()
+      .function("start", &WasmProfiler::start)
+      .function("advance", &WasmProfiler::advance)
+      .function("progress", &WasmProfiler::progress)
+      .function("result", &WasmProfiler::result)
+      .function("release", &WasmProfiler::release);
   class_<WasmTrainer>("Trainer")
       .constructor<>()
       .function("start", &WasmTrainer::start)

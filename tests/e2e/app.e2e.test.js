@@ -342,6 +342,28 @@ test("works offline once loaded: a file trains with the network off", async () =
   }
 });
 
+test("margin profile tab: the non-private diagnostic on the loaded file equals `dpmargin profile`", async () => {
+  assert.equal(await upload(clinic), "loaded");
+  await page.selectOption("#positive-class", "yes");
+  await page.click("#tab-profile");
+  assert.match(await page.textContent("#panel-profile"), /not private/i);
+  await page.fill("#profile-max", "5");
+  await page.click("#profile-run");
+  await page.waitForFunction(() => document.body.dataset.profile, null, { timeout: 120_000 });
+  assert.equal(await page.evaluate(() => document.body.dataset.profile), "done");
+  assert.equal(await page.isVisible(".badge-nonprivate"), true);
+  const app = await page.$eval("#profile-result", (el) => ({ ...el.dataset }));
+  const cliOut = JSON.parse(runCli("profile", clinic, "--label", "outcome", "--positive", "yes", "--json"));
+  assert.equal(cliOut.private, false);
+  assert.equal(app.separable, String(cliOut.separable));
+  assert.equal(Number(app.firstSeparableRemoved), cliOut.firstSeparableRemoved);
+  assert.equal(Number(app.lastMargin), cliOut.curve.at(-1).margin);
+  assert.equal(Number(app.fits), cliOut.fits);
+  assert.ok(await page.$("#profile-chart canvas"), "the curve is drawn");
+  await screenshot(page, "app-margin-profile");
+  await page.click("#tab-train");
+});
+
 test("only same-origin static files were requested (browser list and server log, incl. the nested worker)", async () => {
   assert.ok(requests.length > 0);
   for (const url of requests) {

@@ -3,6 +3,7 @@ import { badParameter } from "./errors.js";
 import { unwrap } from "./status.js";
 import type { AccountOptions, Plan } from "./types.js";
 import { PLAN_OPTION_NAMES, numberOption, planInput, rejectUnknown, requireObject } from "./options.js";
+import { profileCsv, profileMargins, type MarginProfile, type ProfileOptions } from "./profile.js";
 import { train, trainCsv, type CsvTrainResult, type TrainOptions, type TrainResult } from "./train.js";
 import type { CsvSource } from "./csv_source.js";
 import type { CsvReadOptions } from "./csv_columns.js";
@@ -123,6 +124,20 @@ export class DpMargin {
    */
   get memoryBytes(): number {
     return this.#core.HEAPF32.buffer.byteLength;
+  }
+
+  /**
+   * The margin profile (SPEC §2.8; the paper's removal–margin experiment): fit a linear SVM, then
+   * repeatedly remove the rows with the smallest normalized margin and refit, recording the
+   * margin. **Not differentially private** (`private: false`): a local diagnostic, never released.
+   */
+  profileMargins(data: TrainingData, options: ProfileOptions = {}): Promise<MarginProfile> {
+    return profileMargins(this.#core, data, options);
+  }
+
+  /** The margin profile of a CSV, streamed into wasm memory. Not private. */
+  profileCsv(source: CsvSource, csv: CsvReadOptions & { label: string }, options: ProfileOptions = {}) {
+    return profileCsv(this.#core, source, csv, options);
   }
 
   /** Load a model file (validated) and bind it to this module for prediction. */

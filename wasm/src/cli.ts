@@ -18,6 +18,8 @@ const USAGE = `usage:
                  [--seed N] [--out model.json] [--json]
                  [--features A,B,C] [--ignore X,Y] [--impute VALUE] [--max-bytes N]
   dpmargin predict MODEL.json DATA.csv [--out predictions.csv] [--impute VALUE] [--max-bytes N]
+  dpmargin profile DATA.csv --label COL [--positive VALUE] [--max-removed F] [--no-intercept] [--json]
+                   (not private: a local diagnostic)
   dpmargin account --epsilon E --delta D --n N --d D [--selector iter|privtune]
                    [--expected-runs K] [--calibration tight|paper] [--score empirical|population]
                    [--norm-bound B] [--jl-failure BETA] [--max-iterations T] [--json]
@@ -33,6 +35,7 @@ const FLAGS: Record<string, string> = {
   margin: "--margin", output: "--output", rangeShare: "--range-share", seed: "--seed",
   label: "--label", positive: "--positive",
   features: "--features", ignore: "--ignore", missing: "--impute", maxBytes: "--max-bytes",
+  maxRemoved: "--max-removed",
 };
 
 // Flags of the command being run: an error names a flag only if the user could have typed it.
@@ -271,6 +274,35 @@ async function predictCommand(argv: string[]): Promise<void> {
   else process.stdout.write(text);
 }
 
+async function profileCommand(argv: string[]): Promise<void> {
+  const { values: v, files } = parse(argv, {
+    label: { type: "string" }, positive: { type: "string" }, "max-removed": { type: "string" },
+    "no-intercept": { type: "boolean" }, json: { type: "boolean" }, ...CSV_FLAGS,
+  }, 1);
+  if (v.label === undefined) throw new DpMarginError("BAD_PARAMETER", "label is required (--label COL)", "label");
+  const dp = await load();
+  const maxRemoved = numberFlag(v, "max-removed", "maxRemoved", false);
+  const profile = await dp.profileCsv(csvFile(files[0]),
+    { ...csvFlags(v), label: v.label as string, positive: v.positive as string | undefined },
+    { ...(maxRemoved !== undefined ? { maxRemoved } : {}), ...(v["no-intercept"] ? { intercept: false } : {}) });
+  if (v.json) {
+    const { table, ...rest } = profile;
+    process.stdout.write(JSON.stringify({ ...rest, rows: table.rows, label: table.label }, null, 2) + "\n");
+    return;
+  }
+  const lines = [
+    "dpmargin profile — NOT PRIVATE: a local diagnostic that reads every row (never release it)",
+    `  ${profile.n} rows${profile.zeroRows ? ` (+${profile.zeroRows} zero rows skipped)` : ""}, ${profile.fits} SVM fits, ${Math.round(profile.elapsedMs)} ms`,
+    profile.firstSeparableFraction === null
+      ? "  never linearly separable within the removal budget"
+      : `  separable after removing ${profile.firstSeparableRemoved} rows (${(100 * profile.firstSeparableFraction).toFixed(3)}%)`,
+    "", "  % removed   normalized margin   (minimum before clamping)",
+    ...profile.curve.filter((p) => p.onGrid).map((p) =>
+      `  ${(100 * p.fraction).toFixed(3).padStart(9)}   ${p.margin.toFixed(6).padStart(17)}   (${p.minimumMargin.toFixed(6)})`),
+  ];
+  process.stdout.write(lines.join("\n") + "\n");
+}
+
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
   try {
@@ -292,6 +324,10 @@ async function main(argv: string[]): Promise<number> {
     }
     if (command === "predict") {
       await predictCommand(rest);
+      return 0;
+    }
+    if (command === "profile") {
+      await profileCommand(rest);
       return 0;
     }
     throw new UsageError(`unknown command ${JSON.stringify(command)}`);

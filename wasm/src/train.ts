@@ -12,6 +12,7 @@ import { readCsvToCore } from "./csv_core.js";
 import type { AccountOptions, Plan } from "./types.js";
 import { Model } from "./model.js";
 import { LIBRARY_VERSION } from "./version.js";
+import { cancelled, now, runChunked } from "./chunked.js";
 
 /** Training progress, emitted between chunks of iterations. */
 export interface TrainProgress {
@@ -106,31 +107,6 @@ const TRAIN_OPTIONS = new Set<string>([
   "rowNormalization", "columnRanges",
 ]);
 
-const now = () => (typeof performance !== "undefined" ? performance.now() : Date.now());
-
-// Yield to the event loop without setTimeout's ≥ 4 ms clamp: setImmediate in Node, a
-// MessageChannel in browsers and workers.
-const yieldToEventLoop: () => Promise<void> =
-  typeof setImmediate === "function"
-    ? () => new Promise((resolve) => setImmediate(resolve))
-    : (() => {
-      const channel = new MessageChannel();
-      const waiting: (() => void)[] = [];
-      channel.port1.onmessage = () => waiting.shift()?.();
-      return () => new Promise<void>((resolve) => {
-        waiting.push(resolve);
-        channel.port2.postMessage(null);
-      });
-    })();
-
-/** Chunks aim at this wall time: short enough to cancel promptly, long enough that the
- *  per-chunk cost (progress callback, event-loop turn) stays well under 2% of training. */
-const TARGET_CHUNK_MS = 40;
-
-function cancelled(): DpMarginError {
-  return new DpMarginError("CANCELLED", "training was cancelled (AbortSignal)");
-}
-
 interface TrainSetup {
   started: number;
   pre: ResolvedPreprocessing;
@@ -174,7 +150,7 @@ export async function train(core: CoreModule, data: TrainingData, options: Train
   if (featureNames !== undefined && (!Array.isArray(featureNames) || featureNames.length !== columns)) {
     throw badParameter("featureNames", `an array of ${columns} names`, featureNames);
   }
-  if (s.signal?.aborted) throw cancelled();
+  if (s.signal?.aborted) throw cancelled("training");
   const dataset = toCoreDataset(core, d.features as ArrayLike<number>, columns,
     d.labels as ArrayLike<number>, s.pre);
   try {
@@ -198,7 +174,7 @@ export async function trainCsv(core: CoreModule, source: CsvSource, csv: CsvRead
   if (c.requireBothClasses !== undefined && c.requireBothClasses !== true) {
     throw badParameter("requireBothClasses", "true or omitted (training needs both classes and n >= 2)", c.requireBothClasses);
   }
-  if (s.signal?.aborted) throw cancelled();
+  if (s.signal?.aborted) throw cancelled("training");
   const { dataset, table } = await readCsvToCore(core, source, { ...c, signal: (c.signal as AbortSignal | undefined) ?? s.signal }, s.pre);
   try {
     const result = await run(core, dataset, s, table.featureNames.length, table.featureNames);
@@ -216,26 +192,17 @@ async function run(core: CoreModule, dataset: CoreDataset, s: TrainSetup, column
   try {
     trainer = new core.Trainer();
     const plan = unwrap(trainer.start(dataset, input, output, seed ?? -1)) as Plan;
-    let budget = 1;
-    for (;;) {
-      if (signal?.aborted) throw cancelled();
-      const t0 = now();
-      const done = unwrap(trainer.advance(budget));
-      const spent = now() - t0;
-      // Adapt the chunk to ~TARGET_CHUNK_MS of work (at most ×4 per step).
-      budget = Math.max(1, Math.min(budget * 4, Math.round(budget * TARGET_CHUNK_MS / Math.max(spent, 0.05))));
-      if (onProgress) {
-        const p = trainer.progress();
-        onProgress({
-          run: p.run, runs: p.runs, batch: p.batch, candidate: p.candidate,
-          gamma: plan.candidates[p.candidate].gamma, iteration: p.iteration, iterations: p.iterations,
-          fraction: done ? 1 : Math.min(1, p.workDone / Math.max(p.workTotal, 1)),
-          elapsedMs: now() - started,
-        });
-      }
-      if (done) break;
-      await yieldToEventLoop();
-    }
+    const t = trainer;
+    await runChunked((budget) => unwrap(t.advance(budget)), (done) => {
+      if (!onProgress) return;
+      const p = t.progress();
+      onProgress({
+        run: p.run, runs: p.runs, batch: p.batch, candidate: p.candidate,
+        gamma: plan.candidates[p.candidate].gamma, iteration: p.iteration, iterations: p.iterations,
+        fraction: done ? 1 : Math.min(1, p.workDone / Math.max(p.workTotal, 1)),
+        elapsedMs: now() - started,
+      });
+    }, signal, "training");
     const result = unwrap(trainer.result());
     const finalPlan = result.plan as Plan;
     const selected = finalPlan.candidates[result.selectedCandidate];

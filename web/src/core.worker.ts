@@ -8,7 +8,8 @@ import { load, DpMarginError, type DpMargin, type Model, type ModelFile } from "
 import { CsvError, buildTable, parseCsv, summarizeColumns, type NumericTable, type ParsedTable } from "./csv-adapter.ts";
 import { splitRows } from "./split.ts";
 import type {
-  Evaluation, PredictOutcome, Reply, Request, Source, TableSummary, TrainOutcome, TrainRequest, WorkerError,
+  Evaluation, MarginProfile, PredictOutcome, ProfileRequest, Reply, Request, Source, TableSummary, TrainOutcome,
+  TrainRequest, WorkerError,
 } from "./protocol.ts";
 
 const PREVIEW_ROWS = 8;
@@ -86,6 +87,25 @@ function evaluate(model: Model, data: NumericTable): Evaluation {
     rows: truth.length, accuracy: (tp + tn) / truth.length,
     truePositive: tp, falsePositive: fp, trueNegative: tn, falseNegative: fn,
   };
+}
+
+/** The margin profile of the loaded table: NOT private (the package says `private: false`). */
+async function profile(id: number, request: ProfileRequest): Promise<MarginProfile> {
+  if (!table) throw new DpMarginError("BAD_PARAMETER", "load a CSV file first");
+  const dp = await engine();
+  const data = buildTable(table, { label: request.label, positive: request.positive, features: request.features });
+  const controller = new AbortController();
+  running.set(id, controller);
+  try {
+    return await dp.profileMargins(
+      { features: data.features, columns: data.columns, labels: data.labels! },
+      {
+        maxRemoved: request.maxRemoved, intercept: request.intercept, signal: controller.signal,
+        onProgress: (progress) => post({ id, type: "profile-progress", progress }),
+      });
+  } finally {
+    running.delete(id);
+  }
 }
 
 async function train(id: number, request: TrainRequest): Promise<TrainOutcome> {
@@ -204,6 +224,7 @@ async function handle(request: Request): Promise<unknown> {
     }
     case "model": return (await engine()).modelFromJSON(request.json).toJSON();
     case "predict": return predict(request.model, request.source);
+    case "profile": return profile(request.id, request.request);
     default: throw new DpMarginError("BAD_PARAMETER", `unknown request ${(request as { type: string }).type}`);
   }
 }

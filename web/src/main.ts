@@ -12,6 +12,7 @@ import { setupTraining } from "./ui/training.ts";
 import { setupResults } from "./ui/results.ts";
 import { setupPredict } from "./ui/predict.ts";
 import { setupPlan } from "./ui/plan.ts";
+import { setupProfile } from "./ui/profile.ts";
 
 const client = new WorkerClient();
 const selectTab = setupTabs(document.querySelector<HTMLElement>('[role="tablist"]')!);
@@ -91,3 +92,11 @@ sync();
 
 setupPlan(client);
 document.body.dataset.loaded = "true";
+
+// The margin profile reads the table and label/feature choice of the Train tab (not private).
+setupProfile(client, () => {
+  const selection = data.selection();
+  return data.table() && selection
+    ? { ...selection, intercept: $<HTMLInputElement>("intercept").checked }
+    : null;
+});

@@ -2,7 +2,7 @@
 // Page → worker: a Request with a fresh id. Worker → page: any number of "progress" / "started"
 // events for that id, then exactly one "result" or "error". Only structured-cloneable data
 // crosses: Files/Blobs go by reference; the parsed table stays in the worker.
-import type { AccountOptions, ModelFile, Plan, TrainOptions, TrainProgress, TrainReport } from "dpmargin";
+import type { AccountOptions, MarginProfile, ModelFile, Plan, ProfileProgress, TrainOptions, TrainProgress, TrainReport } from "dpmargin";
 import type { ColumnSummary } from "./csv-adapter.ts";
 
 /** Where a CSV comes from: a File the user gave, or a same-origin URL (the shipped samples). */
@@ -31,7 +31,19 @@ export type Request =
   | { id: number; type: "train"; request: TrainRequest }
   | { id: number; type: "cancel"; target: number }
   | { id: number; type: "model"; json: string }
-  | { id: number; type: "predict"; model: ModelFile; source: Source };
+  | { id: number; type: "predict"; model: ModelFile; source: Source }
+  | { id: number; type: "profile"; request: ProfileRequest };
+
+/** The margin profile of the loaded table (NOT private; a local diagnostic). */
+export interface ProfileRequest {
+  label: string;
+  positive: string;
+  features: string[];
+  maxRemoved: number;
+  intercept: boolean;
+}
+
+export type { MarginProfile, ProfileProgress };
 
 /** What `load` returns: enough to draw the preview and the column pickers. */
 export interface TableSummary {
@@ -93,4 +105,5 @@ export type Reply =
   | { id: number; type: "result"; value: unknown }
   | { id: number; type: "error"; error: WorkerError }
   | { id: number; type: "started"; plan: Plan }
-  | { id: number; type: "progress"; progress: TrainProgress };
+  | { id: number; type: "progress"; progress: TrainProgress }
+  | { id: number; type: "profile-progress"; progress: ProfileProgress };

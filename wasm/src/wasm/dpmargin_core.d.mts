@@ -68,6 +68,25 @@ export interface CoreTrainer extends EmbindObject {
   release(): void;
 }
 
+export interface CoreProfilePoint {
+  fraction: number; removed: number; margin: number; minimumMargin: number;
+  onGrid: boolean; hardMargin: boolean; converged: boolean;
+}
+
+export interface CoreProfileResult {
+  private: false; note: string; n: number; zeroRows: number; separable: boolean;
+  firstSeparableFraction: number; firstSeparableRemoved: number; fits: number;
+  allConverged: boolean; curve: CoreProfilePoint[];
+}
+
+export interface CoreProfiler extends EmbindObject {
+  start(data: CoreDataset, maxRemoved: number, C: number, maxRefitsPerStep: number): Status<boolean>;
+  advance(budget: number): Status<boolean>;
+  progress(): { gridDone: number; gridSize: number; removed: number; n: number; fits: number; lastMargin: number; done: boolean };
+  result(): Status<CoreProfileResult>;
+  release(): void;
+}
+
 export interface CoreModule {
   plan(input: PlanInputRaw): Status<unknown>;
   gdpDelta(epsilon: number, mu: number): Status<number>;
@@ -88,6 +107,7 @@ export interface CoreModule {
   /** The glue keeps this view of the whole wasm memory current (re-assigned when it grows). */
   HEAPF32: Float32Array;
   Trainer: new () => CoreTrainer;
+  Profiler: new () => CoreProfiler;
 }
 
 export interface FactoryOptions {

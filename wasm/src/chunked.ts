@@ -1,0 +1,49 @@
+// Run a resumable core state machine in chunks: ~TARGET_CHUNK_MS of work per chunk, a progress
+// callback and an AbortSignal check between chunks, and a cheap yield to the event loop so the
+// page or worker stays responsive. Shared by training and the margin profile.
+import { DpMarginError } from "./errors.js";
+
+export const now = () => (typeof performance !== "undefined" ? performance.now() : Date.now());
+
+// Yield without setTimeout's ≥ 4 ms clamp: setImmediate in Node, a MessageChannel in browsers
+// and workers.
+export const yieldToEventLoop: () => Promise<void> =
+  typeof setImmediate === "function"
+    ? () => new Promise((resolve) => setImmediate(resolve))
+    : (() => {
+      const channel = new MessageChannel();
+      const waiting: (() => void)[] = [];
+      channel.port1.onmessage = () => waiting.shift()?.();
+      return () => new Promise<void>((resolve) => {
+        waiting.push(resolve);
+        channel.port2.postMessage(null);
+      });
+    })();
+
+/** Chunks aim at this wall time: short enough to cancel promptly, long enough that the
+ *  per-chunk cost (progress callback, event-loop turn) stays well under 2% of the work. */
+export const TARGET_CHUNK_MS = 40;
+
+export function cancelled(what: string): DpMarginError {
+  return new DpMarginError("CANCELLED", `${what} was cancelled (AbortSignal)`);
+}
+
+/**
+ * Calls `advance(budget)` (returns true when done) until done, sizing `budget` adaptively to
+ * ~TARGET_CHUNK_MS (at most ×4 per step); `afterChunk(done)` runs after every chunk.
+ * @throws DpMarginError CANCELLED when `signal` aborts between chunks.
+ */
+export async function runChunked(advance: (budget: number) => boolean, afterChunk: (done: boolean) => void,
+  signal: AbortSignal | undefined, what: string, initialBudget = 1): Promise<void> {
+  let budget = initialBudget;
+  for (;;) {
+    if (signal?.aborted) throw cancelled(what);
+    const t0 = now();
+    const done = advance(budget);
+    const spent = now() - t0;
+    budget = Math.max(1, Math.min(budget * 4, Math.round(budget * TARGET_CHUNK_MS / Math.max(spent, 0.05))));
+    afterChunk(done);
+    if (done) return;
+    await yieldToEventLoop();
+  }
+}
