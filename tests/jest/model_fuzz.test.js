@@ -194,7 +194,7 @@ test(`model-file fuzzing: ${ITERATIONS} structured mutations (seed ${SEED})`, ()
   expect(counts.rejected).toBeGreaterThan(ITERATIONS / 10);
   expect(counts.accepted).toBeGreaterThan(0);
   console.log(`model-file fuzzing: ${ITERATIONS} iterations, ${counts.accepted} accepted, ${counts.rejected} rejected (seed ${SEED})`);
-}, 600_000);
+}, Math.max(600_000, ITERATIONS * 20));
 
 test("the unmutated bases load and predict", () => {
   const rand = mulberry32(99);
