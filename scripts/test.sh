@@ -1,41 +1,128 @@
 #!/usr/bin/env bash
 # The README's second command (npm test) and what .ci/run calls: install what is missing,
-# build everything, then run every fast test tier — native GoogleTest (ctest), Jest on the
-# wasm package in Node, and the end-to-end tests in headless Chromium.
+# build everything, then run every fast test tier — native GoogleTest (ctest), the same suite
+# under AddressSanitizer + UBSan, a short libFuzzer run of each harness, Jest on the wasm
+# package in Node, the end-to-end tests in headless Chromium, and the installed artifact
+# (npm pack → install → Node, bin, tsc, Vite app in Chromium). docs/HARDENING.md describes
+# the tiers and their timings. A failing tier does not stop the others; the summary counts it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 started=$(date +%s)
 bash scripts/setup.sh
 bash scripts/build.sh native wasm ts web
+jobs=$(nproc 2>/dev/null || echo 2)
 
 summary=()
+total_passed=0
+total_failed=0
 log_dir=$(mktemp -d)
+trap 'rm -rf "$log_dir"' EXIT
+
+# record NAME PASSED FAILED SECONDS [NOTE]
+record() {
+  summary+=("$1: $2 passed, $3 failed ($4 s${5:+; $5})")
+  total_passed=$((total_passed + $2))
+  total_failed=$((total_failed + $3))
+}
+
+# ctest_tier NAME BUILD_DIR LOG [ctest args...]: passed/failed from ctest's own count; a ctest
+# that fails without printing it counts as one failure.
+ctest_tier() {
+  local name=$1 dir=$2 log=$3 t0=$SECONDS
+  shift 3
+  (cd "$dir" && ctest --output-on-failure -j"$jobs" "$@") 2>&1 | tee "$log" || true
+  local line total failed
+  line=$(grep -E 'tests passed, [0-9]+ tests failed out of [0-9]+' "$log" | tail -1 || true)
+  if [ -n "$line" ]; then
+    total=$(sed -E 's/.*out of ([0-9]+).*/\1/' <<<"$line")
+    failed=$(sed -E 's/.*passed, ([0-9]+) tests failed.*/\1/' <<<"$line")
+  else
+    total=1 failed=1
+  fi
+  record "$name" $((total - failed)) "$failed" $((SECONDS - t0))
+}
+
+# node_test_tier NAME LOG DIR: node --test with the spec reporter ("ℹ pass N", "ℹ fail N").
+node_test_tier() {
+  local name=$1 log=$2 dir=$3 t0=$SECONDS
+  node --test --test-reporter=spec "$dir" 2>&1 | tee "$log" || true
+  local passed failed
+  passed=$(grep -E '^ℹ pass ' "$log" | grep -oE '[0-9]+' | tail -1 || true)
+  failed=$(grep -E '^ℹ fail ' "$log" | grep -oE '[0-9]+' | tail -1 || true)
+  if [ -z "$passed" ] && [ -z "$failed" ]; then failed=1; fi
+  record "$name" "${passed:-0}" "${failed:-0}" $((SECONDS - t0))
+}
 
 echo "== GoogleTest (native, ctest)"
-(cd build && ctest --output-on-failure -j"$(nproc 2>/dev/null || echo 2)") | tee "$log_dir/ctest.txt"
-gtest_line=$(grep -E 'tests passed, [0-9]+ tests failed out of [0-9]+' "$log_dir/ctest.txt" | tail -1)
-gtest_total=$(sed -E 's/.*out of ([0-9]+).*/\1/' <<<"$gtest_line")
-gtest_failed=$(sed -E 's/.*passed, ([0-9]+) tests failed.*/\1/' <<<"$gtest_line")
-summary+=("GoogleTest: $((gtest_total - gtest_failed)) passed, $gtest_failed failed")
+ctest_tier "GoogleTest" build "$log_dir/ctest.txt"
+
+echo "== GoogleTest under AddressSanitizer + UBSan (build-asan/, clang; privacy audit excluded)"
+t0=$SECONDS
+# One build directory for the sanitizer tier and the fuzzers: the core is compiled once with
+# -fsanitize=address,undefined (+ fuzzer-no-link coverage), -O1 -g, assertions on.
+if [ ! -f build-asan/CMakeCache.txt ]; then
+  CC=clang CXX=clang++ cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug \
+    -DCMAKE_CXX_FLAGS_DEBUG="-O1 -g" -DDPMARGIN_SANITIZE=ON -DDPMARGIN_BUILD_FUZZ=ON \
+    -DDPMARGIN_BUILD_AUDIT=OFF >/dev/null
+fi
+asan_built=1
+cmake --build build-asan -j"$jobs" --target dpmargin_tests fuzz_plan fuzz_train fuzz_accounting \
+  >"$log_dir/asan-build.txt" 2>&1 || { asan_built=0; tail -40 "$log_dir/asan-build.txt"; }
+asan_build_s=$((SECONDS - t0))
+echo "build-asan: built in ${asan_build_s} s"
+if [ "$asan_built" -eq 1 ]; then
+  export ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1
+  ctest_tier "GoogleTest+ASan/UBSan" build-asan "$log_dir/asan.txt" -LE audit
+  unset ASAN_OPTIONS UBSAN_OPTIONS
+else
+  record "GoogleTest+ASan/UBSan" 0 1 $((SECONDS - t0))
+fi
+
+echo "== Fuzzing, short run (libFuzzer; the committed corpus is replayed first)"
+t0=$SECONDS
+fuzz_passed=0
+fuzz_failed=0
+fuzz_notes=()
+for harness in plan train accounting; do
+  binary=build-asan/tests/fuzz/fuzz_$harness
+  out="$log_dir/fuzz-$harness"
+  mkdir -p "$out/new" "$out/artifacts"
+  if [ "$asan_built" -eq 1 ] && "$binary" "$out/new" "tests/fuzz/corpus/$harness" \
+      -max_total_time="${DPMARGIN_FUZZ_SECONDS:-5}" -timeout=10 -print_final_stats=1 \
+      -artifact_prefix="$out/artifacts/" >"$out/log.txt" 2>&1; then
+    fuzz_passed=$((fuzz_passed + 1))
+    status=ok
+  else
+    fuzz_failed=$((fuzz_failed + 1))
+    status=FAILED
+    grep -E 'ERROR|dpmargin fuzz|runtime error|SUMMARY|Test unit written' "$out/log.txt" || true
+    mkdir -p test-results/fuzz && cp -r "$out/artifacts/." test-results/fuzz/ 2>/dev/null || true
+  fi
+  execs=$(grep -oE 'number_of_executed_units: [0-9]+' "$out/log.txt" | grep -oE '[0-9]+' || echo 0)
+  corpus=$(find "tests/fuzz/corpus/$harness" -type f | wc -l)
+  echo "  fuzz_$harness: $status, $execs executions (corpus of $corpus replayed)"
+  fuzz_notes+=("$harness=$execs")
+done
+record "Fuzz" "$fuzz_passed" "$fuzz_failed" $((SECONDS - t0)) "executions: ${fuzz_notes[*]}"
+
 
 echo "== Jest (wasm package in Node)"
-node --experimental-vm-modules node_modules/jest/bin/jest.js --ci 2>&1 | tee "$log_dir/jest.txt"
-jest_line=$(grep -E '^Tests:' "$log_dir/jest.txt" | tail -1)
+t0=$SECONDS
+node --experimental-vm-modules node_modules/jest/bin/jest.js --ci 2>&1 | tee "$log_dir/jest.txt" || true
+jest_line=$(grep -E '^Tests:' "$log_dir/jest.txt" | tail -1 || true)
 jest_passed=$(grep -oE '[0-9]+ passed' <<<"$jest_line" | grep -oE '[0-9]+' || echo 0)
 jest_failed=$(grep -oE '[0-9]+ failed' <<<"$jest_line" | grep -oE '[0-9]+' || echo 0)
-summary+=("Jest: $jest_passed passed, $jest_failed failed")
+if [ -z "$jest_line" ]; then jest_failed=1; fi
+record "Jest" "$jest_passed" "$jest_failed" $((SECONDS - t0))
 
 echo "== End-to-end (headless Chromium)"
-node --test --test-reporter=spec tests/e2e/ 2>&1 | tee "$log_dir/e2e.txt"
-e2e_passed=$(grep -E '^ℹ pass ' "$log_dir/e2e.txt" | grep -oE '[0-9]+' | tail -1)
-e2e_failed=$(grep -E '^ℹ fail ' "$log_dir/e2e.txt" | grep -oE '[0-9]+' | tail -1)
-summary+=("E2E: ${e2e_passed:-0} passed, ${e2e_failed:-0} failed")
+node_test_tier "E2E" "$log_dir/e2e.txt" tests/e2e/
+
+echo "== Installed artifact (npm pack → install → Node, bin, tsc, Vite app in Chromium)"
+node_test_tier "Pack" "$log_dir/pack.txt" tests/pack/
 
 echo
-echo "== Summary ($(( $(date +%s) - started )) s)"
+echo "== Summary ($(( $(date +%s) - started )) s; build-asan ${asan_build_s} s)"
 printf '  %s\n' "${summary[@]}"
-total_passed=$(( gtest_total - gtest_failed + jest_passed + ${e2e_passed:-0} ))
-total_failed=$(( gtest_failed + jest_failed + ${e2e_failed:-0} ))
 echo "all: $total_passed passed, $total_failed failed"
-rm -rf "$log_dir"
 [ "$total_failed" -eq 0 ]

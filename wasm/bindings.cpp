@@ -2,7 +2,9 @@
 // never crosses into JavaScript; the caller gets {ok: true, value} or {ok: false, code,
 // parameter, message}, which the TypeScript layer turns into a DpMarginError.
 #include <emscripten/bind.h>
+#include <emscripten/heap.h>
 #include <emscripten/val.h>
+#include <malloc.h>
 
 #include <memory>
 #include <new>
@@ -412,6 +414,15 @@ class WasmProfiler {
 
 std::string version() { return DPMARGIN_VERSION; }
 
+// Test instrumentation (tests/jest/limits.test.js): the wasm memory size and the bytes malloc
+// has handed out and not freed (dlmalloc's mallinfo). Reads only; no allocation.
+val heapBytes() {
+  val o = val::object();
+  o.set("total", double(emscripten_get_heap_size()));
+  o.set("inUse", double(static_cast<unsigned>(mallinfo().uordblks)));  // an int: > 2 GB wraps
+  return o;
+}
+
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(dpmargin_core) {
@@ -445,6 +456,7 @@ EMSCRIPTEN_BINDINGS(dpmargin_core) {
   function("ps22Mu", &ps22Mu);
   function("privtunePaperEpsilon", &privtunePaperEpsilon);
   function("version", &version);
+  function("heapBytes", &heapBytes);
   class_<WasmDataset>("Dataset")
       .constructor<>()
       .function("allocate", &WasmDataset::allocate)

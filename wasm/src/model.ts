@@ -65,6 +65,12 @@ function badModel(message: string): DpMarginError {
 }
 
 const isFiniteNumber = (v: unknown): v is number => typeof v === "number" && Number.isFinite(v);
+// Every index, holes included: Array.prototype.every/forEach skip the holes of a sparse array,
+// so a weight deleted from a model object used to pass and predict gave NaN (model-file fuzzing).
+const allOf = <T>(a: unknown[], ok: (v: unknown, i: number) => v is T): a is T[] => {
+  for (let i = 0; i < a.length; i++) if (!ok(a[i], i)) return false;
+  return true;
+};
 
 /** A trained classifier. Its weights and selection record are the DP release. */
 export class Model {
@@ -119,11 +125,14 @@ export class Model {
     const m = f as Record<string, unknown>;
     if (m.format !== "dpmargin-model") throw badModel(`format must be "dpmargin-model", but is ${JSON.stringify(m.format)}`);
     if (m.version !== 1) throw badModel(`unsupported version ${JSON.stringify(m.version)} (this library reads version 1)`);
-    if (!Array.isArray(m.features) || !m.features.every((x) => typeof x === "string")) throw badModel("features must be an array of names");
+    if (!Array.isArray(m.features) || m.features.length === 0
+      || !allOf(m.features, (x): x is string => typeof x === "string")) throw badModel("features must be a non-empty array of names");
     if (!Array.isArray(m.weights) || m.weights.length !== m.features.length) {
       throw badModel(`weights must be an array of ${Array.isArray(m.features) ? m.features.length : "?"} numbers (one per feature)`);
     }
-    m.weights.forEach((w, i) => { if (!isFiniteNumber(w)) throw badModel(`weights[${i}] is not a finite number`); });
+    for (let i = 0; i < m.weights.length; i++) {
+      if (!isFiniteNumber(m.weights[i])) throw badModel(`weights[${i}] is not a finite number`);
+    }
     const p = m.preprocessing as Record<string, unknown> | undefined;
     if (!p || typeof p.intercept !== "boolean" || (p.rowNormalization !== "unit-norm" && p.rowNormalization !== "clip")
       || !isFiniteNumber(p.normBound) || p.normBound <= 0) {
@@ -131,7 +140,7 @@ export class Model {
     }
     const ranges = p.columnRanges;
     if (ranges !== null && (!Array.isArray(ranges) || ranges.length !== m.features.length
-      || !ranges.every((r) => Array.isArray(r) && r.length === 2 && isFiniteNumber(r[0]) && isFiniteNumber(r[1]) && r[1] > r[0]))) {
+      || !allOf(ranges, (r): r is [number, number] => Array.isArray(r) && r.length === 2 && isFiniteNumber(r[0]) && isFiniteNumber(r[1]) && r[1] > r[0]))) {
       throw badModel(`preprocessing.columnRanges must be null or ${m.features.length} pairs [lo, hi] with hi > lo`);
     }
     if (typeof p.rangesPrivate !== "boolean") throw badModel("preprocessing.rangesPrivate must be a boolean");
@@ -149,7 +158,32 @@ export class Model {
     }
     const selection = m.selection as Record<string, unknown> | undefined;
     if (!selection || !isFiniteNumber(selection.gamma)) throw badModel("selection.gamma must be a number");
-    return new Model(dp.core, structuredClone(m) as unknown as ModelFile);
+    // Scores are ⟨w, x⟩ with |x_j| ≤ b: bounded weights keep them finite (model-file fuzzing:
+    // weights near 1e308 gave ±∞ − ∞ = NaN scores).
+    const magnitude = (m.weights as number[]).reduce((sum, w) => sum + Math.abs(w), Math.abs(Number(m.intercept ?? 0)));
+    if (!(magnitude * Math.max(1, p.normBound as number) <= 1e300)) {
+      throw badModel("weights too large: b * sum |w| must be at most 1e300");
+    }
+    // The core's own checks of the preprocessing (e.g. normBound <= 1e30), on a one-row table, so
+    // a file that loads always predicts.
+    try {
+      const probe = toCoreDataset(dp.core, new Float32Array(m.features.length), m.features.length, null,
+        { intercept: p.intercept, rowNormalization: p.rowNormalization, normBound: p.normBound as number,
+          columnRanges: ranges as [number, number][] | null });
+      probe.release();
+      probe.delete();
+    } catch (error) {
+      throw badModel(`preprocessing rejected: ${(error as Error)?.message ?? error}`);
+    }
+    // Unknown extra fields are kept; a copy of a pathologically deep one overflows the stack
+    // (model-file fuzzing: RangeError escaped), which is a bad file, not an internal error.
+    let copy: ModelFile;
+    try {
+      copy = structuredClone(m) as unknown as ModelFile;
+    } catch (error) {
+      throw badModel(`cannot be copied (${(error as Error)?.message ?? error})`);
+    }
+    return new Model(dp.core, copy);
   }
 
   /** Feature names, in the order predict() expects columns. */

@@ -40,6 +40,8 @@ struct DeltaParts {
 };
 
 DD halfSquareOf(DD x) {
+  // |x| ≳ 1.3e154 (μ near DBL_MAX): x² overflows and its error term would be ∞ − ∞ = NaN.
+  if (!std::isfinite(x.hi * x.hi)) return {std::numeric_limits<double>::infinity(), 0.0};
   DD square = math::twoProduct(x.hi, x.hi);
   square.lo += 2.0 * x.hi * x.lo;
   return math::quickTwoSum(0.5 * square.hi, 0.5 * square.lo);
@@ -51,8 +53,13 @@ double expNeg(DD a) { return std::exp(-a.hi) * (1.0 - a.lo); }
 DeltaParts deltaParts(double epsilon, double mu) {
   const double nan = std::numeric_limits<double>::quiet_NaN();
   DeltaParts parts{false, 0.0, nan, {0.0, 0.0}, 0.0};
-  const DD c = math::ddDiv(epsilon, mu);
-  if (!std::isfinite(c.hi) || c.hi > 1e150) {  // δ < e^(−10³⁰⁰): report ln δ = −∞
+  DD c = math::ddDiv(epsilon, mu);
+  // ddDiv forms q·μ, which overflows for ε near DBL_MAX (its ∞ read as "δ < e^(−10²⁹⁹)", and
+  // gdpMu returned a μ with δ ≈ 1); the plain quotient is exact enough at that scale.
+  if (!std::isfinite(c.hi + c.lo) && std::isfinite(epsilon / mu)) c = {epsilon / mu, 0.0};
+  // δ < e^(−10²⁹⁹): report ln δ = −∞. Only while μ < c, i.e. x₁ > c/2: a huge μ (gdpMu's
+  // search at ε near DBL_MAX) has δ near 1 however large c is.
+  if (!std::isfinite(c.hi) || (c.hi > 1e150 && mu < c.hi)) {
     parts.smallRegime = true;
     parts.halfSquare = {std::numeric_limits<double>::infinity(), 0.0};
     parts.bracket = 1.0;
@@ -115,7 +122,11 @@ double lemmaInverseMu(double epsilon, double delta) {
   // Positive root of μ²/2 + sμ − ε = 0 in the form 2ε/(s + sqrt(s² + 2ε)) (no cancellation),
   // then stepped down until the Lemma's ε no longer exceeds the target in floating point.
   const double s = tailScale(delta);
-  double mu = 2.0 * epsilon / (s + std::sqrt(s * s + 2.0 * epsilon));
+  // 2ε overflows above DBL_MAX/2 (then NaN made gdpMu loop forever): there, the same root as
+  // q/(s/q + hypot(s/q, 1)) with q = sqrt(2ε).
+  const double q = std::sqrt(2.0) * std::sqrt(epsilon);
+  double mu = epsilon < 0x1p1022 ? 2.0 * epsilon / (s + std::sqrt(s * s + 2.0 * epsilon))
+                                 : q / (s / q + std::hypot(s / q, 1.0));
   while (mu > 0.0 && lemmaEpsilon(mu, delta) > epsilon) mu = std::nextafter(mu, 0.0);
   return mu;
 }
@@ -162,10 +173,14 @@ double gdpEpsilon(double mu, double delta) {
   auto within = [&](double eps) { return logDeltaUnchecked(eps, mu) <= logTarget; };
   if (within(0.0)) return 0.0;
   // δ(ε; μ) decreases in ε. The Lemma's ε is a valid upper bracket; doubling guards rounding.
-  double hi = std::max(lemmaEpsilon(mu, delta), std::numeric_limits<double>::min());
+  // Searched up to DBL_MAX (a cap at 1e300 failed for μ near 1e154); beyond it the smallest ε
+  // is not a double and +∞ is the honest bound (an overflowing Lemma ε used to bisect on
+  // [0, ∞] and return +∞ for any μ above ~1.9e154).
+  constexpr double kMax = std::numeric_limits<double>::max();
+  double hi = std::min(std::max(lemmaEpsilon(mu, delta), std::numeric_limits<double>::min()), kMax);
   while (!within(hi)) {
-    if (hi > 1e300) throw Error(ErrorCode::kInternal, "", "gdpEpsilon: no bracket found");
-    hi *= 2.0;
+    if (hi == kMax) return std::numeric_limits<double>::infinity();
+    hi = std::min(2.0 * hi, kMax);
   }
   // Smallest ε that satisfies the constraint: the upper end of the final bracket.
   return math::bisectBoundary([&](double eps) { return !within(eps); }, 0.0, hi).second;

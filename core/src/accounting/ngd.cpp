@@ -138,9 +138,11 @@ double ngdUtilityBound(std::uint64_t n, double sensitivity, std::uint64_t k, dou
   requireCount("T", T);
   requirePositive("D", D);
   // 2DΔ·sqrt(n²/T + k/μ²) (paper, Thm for Algo 4 with σ = Δ√T/μ substituted).
-  return 2.0 * D * sensitivity *
-         std::hypot(static_cast<double>(n) / std::sqrt(static_cast<double>(T)),
-                    std::sqrt(static_cast<double>(k)) / muRun);
+  // Δ inside the hypot: 2DΔ can underflow to 0 while the hypot overflows (0·∞ = NaN, found by
+  // fuzzing); this way an extreme input gives at worst +∞, an upper bound.
+  return 2.0 * D *
+         std::hypot(sensitivity * (static_cast<double>(n) / std::sqrt(static_cast<double>(T))),
+                    sensitivity * (std::sqrt(static_cast<double>(k)) / muRun));
 }
 
 double ngdUtilityFloor(double sensitivity, std::uint64_t k, double muRun, double D) {

@@ -129,7 +129,11 @@ double privtunePaperMuInverseLemma(double epsilon, double r, double delta) {
   // then stepped down until the Lemma's ε does not exceed the target in floating point.
   const double s = privtuneScale(r, delta);
   const double c = epsilon - delta;
-  double mu = 2.0 * c / (3.0 * s + std::sqrt(9.0 * s * s + 6.0 * c));
+  // 6c overflows above DBL_MAX/6 (the NaN then lost to std::min in the plan, which kept a μ
+  // whose Lemma ε is +∞): there, the same root as (q/3)/(t + hypot(t, 1)), q = √(6c), t = 3s/q.
+  const double q = std::sqrt(6.0) * std::sqrt(c);
+  double mu = c < 0x1p1020 ? 2.0 * c / (3.0 * s + std::sqrt(9.0 * s * s + 6.0 * c))
+                           : (q / 3.0) / (3.0 * s / q + std::hypot(3.0 * s / q, 1.0));
   while (mu > 0.0 && 1.5 * mu * mu + 3.0 * mu * s + delta > epsilon) mu = std::nextafter(mu, 0.0);
   return mu;
 }
@@ -180,7 +184,9 @@ double ps22Mu(double epsilon, double eta, double gamma, double delta) {
   }
   double hi = 2.0 * lo;
   while (within(hi)) {
-    if (hi > 1e150) throw Error(ErrorCode::kInternal, "", "ps22Mu: no bracket found");
+    // ε(μ) ≥ μ²/2 overflows to +∞ (not within) before μ reaches 1e155, so for any finite ε
+    // the bracket closes below this cap (a cap of 1e150 failed for ε above ~1e300).
+    if (hi > 1e300) throw Error(ErrorCode::kInternal, "", "ps22Mu: no bracket found");
     lo = hi;
     hi *= 2.0;
   }

@@ -18,11 +18,17 @@ namespace {
 
 constexpr double kTwoTo63 = 9223372036854775808.0;
 
+// |η| below this is evaluated as the η → 0 limit (the logarithmic law): the laws differ by
+// O(|η| k ln(1/r)) < 1e-170 relative, while η·ln r would be subnormal and lose its digits
+// (fuzzing: η = 5e-324 made the pmf sum to 1.02).
+constexpr double kTinyEta = 1e-200;
+bool limitEta(double eta) { return std::fabs(eta) < kTinyEta; }
+
 // ln C = ln(η / (r^(−η) − 1)); for η > 0 written as ln η + η ln r − log1p(−r^η), which cannot
 // overflow for large η; η = 0 is the limit −ln(ln(1/r)).
 double logNormaliser(const Tnb& t) {
   const double logR = std::log(t.r);
-  if (t.eta == 0.0) return -std::log(-logR);
+  if (limitEta(t.eta)) return -std::log(-logR);
   if (t.eta > 0.0) {
     // ln(1 − e^x) for x = η ln r < 0, via expm1 near 0 (Mächler 2012, "log1mexp").
     const double x = t.eta * logR;
@@ -104,7 +110,10 @@ Forward forwardSum(const Tnb& t, std::uint64_t k, double stopAt) {
     // huge k, and ends a quantile search whose q rounding leaves just out of reach.
     const double rho = ratio(t, l);
     const double sup = t.eta <= 1.0 ? 1.0 - t.r : rho;
-    if (term == 0.0 || (sup < 1.0 && term * sup / (1.0 - sup) <= 1e-17 * sum.value())) {
+    // An underflowed term ends the sum only past the mode (ρ ≤ 1): for η > 1 the pmf first
+    // rises, and stopping at a zero before the mode gave cdf = sf = 0 and quantile = 1.
+    if ((term == 0.0 && rho <= 1.0) ||
+        (sup < 1.0 && term * sup / (1.0 - sup) <= 1e-17 * sum.value())) {
       return {sum.value(), l};
     }
     term *= rho;
@@ -122,12 +131,15 @@ struct Tail {
 Tail tailSum(const Tnb& t, std::uint64_t k, std::uint64_t budget) {
   Sum sum;
   double term = std::exp(logPmfUnchecked(t, k + 1));
-  for (std::uint64_t l = k + 1; l - k <= budget; ++l) {
+  // l > k stops at the end of the 64-bit range (k + 1 wrapped to 0 summed pmf(0), pmf(1), …:
+  // sf(2⁶⁴ − 1) came out 1.02).
+  for (std::uint64_t l = k + 1; l > k && l - k <= budget; ++l) {
     if ((l - k) % kReanchor == 0) term = std::exp(logPmfUnchecked(t, l));
     sum.add(term);
     const double rho = ratio(t, l);
     const double sup = t.eta <= 1.0 ? 1.0 - t.r : rho;
-    if (term == 0.0 || (sup < 1.0 && term * sup / (1.0 - sup) <= 1e-17 * sum.value())) {
+    if ((term == 0.0 && rho <= 1.0) ||  // see forwardSum
+        (sup < 1.0 && term * sup / (1.0 - sup) <= 1e-17 * sum.value())) {
       return {sum.value(), true};
     }
     term *= rho;
@@ -142,7 +154,7 @@ constexpr std::uint64_t kTailBudget = std::uint64_t{1} << 16;
 // (r/u)^η · (1 − u^η)/(1 − r^η) so large η cannot overflow.
 double pgfFromLogU(const Tnb& t, double logU) {
   const double logR = std::log(t.r);
-  if (t.eta == 0.0) return logU / logR;
+  if (limitEta(t.eta)) return logU / logR;
   if (t.eta > 0.0) {
     return std::exp(t.eta * (logR - logU)) * std::expm1(t.eta * logU) / std::expm1(t.eta * logR);
   }
@@ -164,12 +176,17 @@ double missUnchecked(const Tnb& t, std::uint64_t m) {
 double meanUnchecked(const Tnb& t) {
   if (t.eta == 1.0) return 1.0 / t.r;
   const double logR = std::log(t.r);
-  if (t.eta == 0.0) return (1.0 - t.r) / (t.r * -logR);
-  return t.eta * (1.0 - t.r) / (t.r * -std::expm1(t.eta * logR));
+  if (limitEta(t.eta)) return (1.0 - t.r) / (t.r * -logR);
+  const double y = t.eta * logR;
+  // η < 0 and tiny r: r^η = e^y overflows (the mean came out 0); r(1 − r^η) = e^(ln r + y)·expm1(−y).
+  if (y > 700.0) return t.eta * (1.0 - t.r) / (std::exp(logR + y) * std::expm1(-y));
+  return t.eta * (1.0 - t.r) / (t.r * -std::expm1(y));
 }
 
+// η ≤ 2⁵³: beyond, k + η is no longer exact for small k, the pmf's logs (of size ~η) cancel
+// to noise, and near DBL_MAX they overflow (η = 1.8e308 gave a NaN log-pmf).
 void requireEta(double eta) {
-  if (!(std::isfinite(eta) && eta > -1.0)) throwBadParameter("eta", "finite and > -1", eta);
+  if (!(eta > -1.0 && eta <= 0x1p53)) throwBadParameter("eta", "> -1 and <= 2^53", eta);
 }
 
 std::uint64_t requireK(std::uint64_t k) {
@@ -213,11 +230,13 @@ double tnbSf(const Tnb& tnb, std::uint64_t k) {
   // The tail summed directly is accurate at any size (sf(100) = 7.9e-31 at r = ½ would be 0
   // as 1 − cdf); when it is long, 1 − cdf is used while that is accurate (cdf ≤ 0.999 gives
   // ≤ 1e-13 relative). Cost O(min(k, tail length ~40/r)).
+  // Clamped like tnbCdf: a sum of pmf terms evaluated in logs can exceed 1 by their rounding
+  // (fuzzing: 1 + 3e-12 at η = 6.1e4).
   const Tail shortTail = tailSum(tnb, k, kTailBudget);
-  if (shortTail.converged) return shortTail.sum;
+  if (shortTail.converged) return std::fmin(1.0, shortTail.sum);
   const double cdf = forwardSum(tnb, k, 0.0).sum;
   if (cdf <= 0.999) return 1.0 - cdf;
-  return tailSum(tnb, k, std::numeric_limits<std::uint64_t>::max()).sum;
+  return std::fmin(1.0, tailSum(tnb, k, std::numeric_limits<std::uint64_t>::max()).sum);
 }
 
 std::uint64_t tnbQuantile(const Tnb& tnb, double q) {
@@ -228,11 +247,33 @@ std::uint64_t tnbQuantile(const Tnb& tnb, double q) {
     const double logKeep = std::log1p(-tnb.r);
     const double guess = std::ceil(std::log1p(-q) / logKeep);
     if (!(guess < kTwoTo63)) return std::numeric_limits<std::uint64_t>::max();
-    std::uint64_t k = guess < 1.0 ? 1 : static_cast<std::uint64_t>(guess);
-    auto cdf = [&](std::uint64_t j) { return -std::expm1(static_cast<double>(j) * logKeep); };
-    while (k > 1 && cdf(k - 1) >= q) --k;
-    while (cdf(k) < q) ++k;
-    return k;
+    const std::uint64_t k = guess < 1.0 ? 1 : static_cast<std::uint64_t>(guess);
+    auto reaches = [&](std::uint64_t j) {  // cdf(j) ≥ q; cdf(0) = 0
+      return j > 0 && -std::expm1(static_cast<double>(j) * logKeep) >= q;
+    };
+    // Bracket lo < k' ≤ hi (reaches(hi), !reaches(lo)) by galloping from the guess, then
+    // bisect: near q = 1 the cdf is flat in doubles over ~1e10 consecutive k for r = 1e-10, and
+    // the former one-step walk from the guess ran that long (fuzzing).
+    std::uint64_t lo = k, hi = k;
+    if (reaches(k)) {
+      for (std::uint64_t step = 1;; step *= 2) {
+        lo = hi > step ? hi - step : 0;
+        if (!reaches(lo)) break;
+        hi = lo;
+      }
+    } else {
+      for (std::uint64_t step = 1;; step *= 2) {
+        hi = lo + step;
+        if (hi >= std::uint64_t{1} << 63 || reaches(hi)) break;
+        lo = hi;
+      }
+      if (!reaches(hi)) return hi;  // unreachable for q < 1: cdf(2⁶³) rounds to 1
+    }
+    while (hi - lo > 1) {
+      const std::uint64_t mid = lo + (hi - lo) / 2;
+      (reaches(mid) ? hi : lo) = mid;
+    }
+    return hi;
   }
   return forwardSum(tnb, 0, q).k;
 }
@@ -258,7 +299,12 @@ double tnbProbabilityMiss(const Tnb& tnb, std::uint64_t candidates) {
 double tnbRForMean(double eta, double mean) {
   requireEta(eta);
   if (!(std::isfinite(mean) && mean > 1.0)) throwBadParameter("mean", "finite and > 1", mean);
-  if (eta == 1.0) return 1.0 / mean;
+  if (eta == 1.0) {
+    // The same floor on r as the search below: beyond it 1/mean is subnormal and inexact
+    // (fuzzing: mean = DBL_MAX gave an r whose E[K] is +∞).
+    if (!(mean <= 1e300)) throwBadParameter("mean", "attainable with r >= 1e-300 for this eta", mean);
+    return 1.0 / mean;
+  }
   // E[K] decreases from ∞ (r → 0) to 1 (r → 1).
   auto atLeast = [&](double r) { return meanUnchecked({eta, r}) >= mean; };
   if (atLeast(kLargestBelowOne)) return kLargestBelowOne;
@@ -280,7 +326,15 @@ double tnbRForMissProbability(double eta, std::uint64_t candidates, double beta)
   // With K = 1 a candidate is missed with probability 1 − 1/m: no r is needed below that.
   if (!(beta < 1.0 - 1.0 / m)) throwBadParameter("beta", "less than 1 - 1/candidates", beta);
   // η = 1: PGF(1 − 1/m) = r(m−1)/(1 + r(m−1)) = β  ⇔  r = β/((1−β)(m−1)).
-  if (eta == 1.0) return beta / ((1.0 - beta) * (m - 1.0));
+  if (eta == 1.0) {
+    // Stepped down until P(miss) ≤ β holds as evaluated: the closed form rounds either way
+    // (fuzzing: β = 1.34e-284, m = 984216 came out above β).
+    double r = beta / ((1.0 - beta) * (m - 1.0));
+    while (r > 0.0 && missUnchecked({1.0, r}, candidates) > beta) r = std::nextafter(r, 0.0);
+    // β ≲ (m − 1)·5e-324: no positive double r is small enough (r = 0 is not a TNB).
+    if (!(r > 0.0)) throwBadParameter("beta", "attainable with a double r > 0", beta);
+    return r;
+  }
   // P(miss) increases in r, from 1 − m^η (η < 0) or 0 (η ≥ 0) at r → 0 to 1 − 1/m at r → 1.
   auto within = [&](double r) { return missUnchecked({eta, r}, candidates) <= beta; };
   if (within(kLargestBelowOne)) return kLargestBelowOne;

@@ -8,7 +8,14 @@
 
 namespace dpmargin::learn {
 
-void validatePreprocessing(const Preprocessing& p) { requirePositive("normBound", p.normBound); }
+void validatePreprocessing(const Preprocessing& p) {
+  // Rows are stored as float32 with norm b: beyond this range rows, margins and the hinge's 1/c
+  // leave the float/double range (fuzzing: b = 1e308 gave infinite rows and NaN scores,
+  // b = 1e-320 infinite weights).
+  if (!(p.normBound >= kMinNormBound && p.normBound <= kMaxNormBound)) {
+    throwBadParameter("normBound", "in [1e-30, 1e30]", p.normBound);
+  }
+}
 
 namespace {
 // Min–max to [0, 1] with clamping; NaN cannot occur (values were validated finite).

@@ -18,6 +18,15 @@ namespace {
 
 using namespace dpmargin::accounting;
 
+// A tiny ε (paper calibration: μ ∝ ε; ≲ 1e-290) makes a noise sd overflow, and the noise or a
+// noisy score would be ±∞ (fuzzing). Named after ε, its cause, not deep inside training.
+constexpr double kMaxNoiseSd = 1e300;
+void requireNoiseInRange(const PlanRequest& r, double sd) {
+  if (!(sd <= kMaxNoiseSd)) {
+    throwBadParameter("epsilon", "large enough that every noise sd is at most 1e300", r.epsilon);
+  }
+}
+
 void validate(const PlanRequest& r) {
   requirePositive("epsilon", r.epsilon);
   requireOpenUnit("delta", r.delta);
@@ -39,6 +48,11 @@ void validate(const PlanRequest& r) {
   if (r.selector == Selector::kFixed) {
     requirePositive("margin", r.margin);
     if (r.margin > r.normBound) throwBadParameter("margin", "<= normBound", r.margin);
+    // The grid's smallest margin is b/n ≥ b·2⁻⁵³; a far smaller fixed margin makes Δ = 2R/c and
+    // the hinge's 1/c overflow (fuzzing: margin 1e-320 gave infinite weights).
+    if (r.margin < r.normBound * 0x1p-53) {
+      throwBadParameter("margin", ">= normBound * 2^-53", r.margin);
+    }
   } else if (r.margin != 0.0) {
     throwBadParameter("margin", "unset unless selector is \"fixed\"", r.margin);
   }
@@ -62,6 +76,13 @@ void splitRanges(const PlanRequest& r, Plan& plan) {
   plan.muTrain = std::sqrt(1.0 - r.rangeShare) * plan.muTotal;
 }
 
+// ε recomputed from μ = gdpMu(ε, δ). gdpMu checked δ(ε; μ) ≤ δ, so the requested ε is itself
+// valid; where ln δ(·; μ) is flat to within its rounding (tiny ε) the bisection of gdpEpsilon
+// can land a little above it (fuzzing: 0.6% at ε = 5e-14), hence the min.
+double tightEpsilonSpent(const PlanRequest& r, double mu) {
+  return std::min(r.epsilon, gdpEpsilon(mu, r.delta));
+}
+
 // μ of the whole run and ε recomputed from it, by selector and calibration (SPEC §2.1, §2.6).
 void setBudget(const PlanRequest& r, std::size_t gridSize, Plan& plan) {
   if (r.selector == Selector::kFixed) {
@@ -69,7 +90,7 @@ void setBudget(const PlanRequest& r, std::size_t gridSize, Plan& plan) {
     plan.muTotal = r.calibration == Calibration::kTight ? gdpMu(r.epsilon, r.delta)
                                                         : paperMuMstar(r.epsilon, r.delta);
     plan.epsilonSpent = r.calibration == Calibration::kTight
-                            ? gdpEpsilon(plan.muTotal, r.delta)
+                            ? tightEpsilonSpent(r, plan.muTotal)
                             : paperEpsilonCorollary(plan.muTotal, r.delta);
     splitRanges(r, plan);
     plan.muRun = plan.muTrain;
@@ -79,7 +100,7 @@ void setBudget(const PlanRequest& r, std::size_t gridSize, Plan& plan) {
   if (r.selector == Selector::kIter) {
     if (r.calibration == Calibration::kTight) {
       plan.muTotal = gdpMu(r.epsilon, r.delta);
-      plan.epsilonSpent = gdpEpsilon(plan.muTotal, r.delta);
+      plan.epsilonSpent = tightEpsilonSpent(r, plan.muTotal);
     } else {
       plan.muTotal = paperMuMstar(r.epsilon, r.delta);
       plan.epsilonSpent = paperEpsilonCorollary(plan.muTotal, r.delta);
@@ -138,6 +159,7 @@ CandidatePlan planCandidate(const PlanRequest& r, const Plan& plan, double gamma
   c.capped = c.iterationsUncapped > r.maxIterations;
   c.iterations = c.capped ? r.maxIterations : c.iterationsUncapped;
   c.sigma = ngdSigma(c.sensitivity, c.iterations, plan.muRun);
+  requireNoiseInRange(r, c.sigma);
   c.stepSize = ngdStepSize(r.n, c.sensitivity, c.dim, c.sigma, c.iterations);
   c.scorePenalty = r.score == ScoreKind::kPopulation ? populationPenalty(c.dim, r.n, plan.beta) : 0.0;
   return c;
@@ -213,6 +235,7 @@ Plan makePlan(const PlanRequest& request) {
                                        ? std::vector<double>{request.margin}
                                        : marginGrid(request.n, request.normBound);
   setBudget(request, grid.size(), plan);
+  requireNoiseInRange(request, plan.scoreSd);
   plan.candidates.reserve(grid.size());
   for (double gamma : grid) plan.candidates.push_back(planCandidate(request, plan, gamma, grid.size()));
   return plan;

@@ -103,6 +103,8 @@ export interface CoreModule {
   ps22Mu(epsilon: number, eta: number, gamma: number, delta: number): Status<number>;
   privtunePaperEpsilon(mu: number, r: number, delta: number): Status<number>;
   version(): string;
+  /** Test instrumentation: wasm memory size and malloc's bytes in use. */
+  heapBytes(): { total: number; inUse: number };
   Dataset: new () => CoreDataset;
   /** The glue keeps this view of the whole wasm memory current (re-assigned when it grows). */
   HEAPF32: Float32Array;

@@ -17,7 +17,8 @@ double composeGdp(double mu, std::uint64_t count);
 double gdpDelta(double epsilon, double mu);
 // ln δ(ε; μ): finite even where δ underflows a double (ln δ ≈ −5·10⁵ is fine).
 double gdpLogDelta(double epsilon, double mu);
-// Smallest ε ≥ 0 with δ(ε; μ) ≤ δ (0 when δ(0; μ) ≤ δ already). δ ∈ (0, 1).
+// Smallest ε ≥ 0 with δ(ε; μ) ≤ δ (0 when δ(0; μ) ≤ δ already). δ ∈ (0, 1). +∞ when that ε
+// exceeds DBL_MAX (μ beyond ~1e154).
 double gdpEpsilon(double mu, double delta);
 // Largest μ with δ(ε; μ) ≤ δ, rounded down (never more privacy than delivered). ε > 0, δ ∈ (0,1).
 double gdpMu(double epsilon, double delta);

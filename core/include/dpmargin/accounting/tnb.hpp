@@ -1,6 +1,6 @@
 // Truncated negative binomial TNB_{η,r} on {1, 2, …} (Papernot & Steinke 2022), SPEC §2.6.
 // pmf(k) ∝ (1−r)ᵏ ∏_{l<k} (l+η)/(l+1);  η = 1: geometric, η = 0: logarithmic.
-// Domain: η > −1, r ∈ (0, 1).
+// Domain: −1 < η ≤ 2⁵³, r ∈ (0, 1).
 #pragma once
 
 #include <cstdint>

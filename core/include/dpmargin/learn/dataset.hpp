@@ -85,6 +85,11 @@ class Dataset {
 // and byte count within wasm32's signed 32-bit range.
 inline constexpr std::size_t kMaxTableValues = (std::size_t{1} << 29) - 1;
 
-void validatePreprocessing(const Preprocessing& p);
+// Range of the public norm bound b: prepared rows (norm b, float32), their products with O(1)
+// weights and the hinge's 1/c (c ≥ b·2⁻⁵³/3) must stay finite and normal.
+inline constexpr double kMinNormBound = 1e-30;
+inline constexpr double kMaxNormBound = 1e30;
+
+void validatePreprocessing(const Preprocessing& p);  // kMinNormBound ≤ normBound ≤ kMaxNormBound
 
 }  // namespace dpmargin::learn
