@@ -55,7 +55,10 @@ const std::vector<std::pair<std::string, std::function<void(const DataView&)>>> 
 };
 
 TEST(ProfileValidationTest, DataViewRejections) {
-  for (const auto& [name, entry] : kDataEntries) {
+  for (const auto& item : kDataEntries) {
+    // Not a structured binding: C++17 does not let lambdas capture those (clang rejects it).
+    const auto& name = item.first;
+    const auto& entry = item.second;
     SCOPED_TRACE(name);
     Small s;
     DataView d = s.view();
