@@ -264,9 +264,14 @@ void call(FuzzedDataProvider& in) {
              kMayOverflow);
       break;
     case 26: {
-      const double mu = acc::privtunePaperMu(anyDouble(in, 0.0, 20.0), anyDouble(in, 0.0, 1.0),
-                                             anyDouble(in, 0.0, 1.0));
-      result("privtunePaperMu", mu);
+      const double eps = anyDouble(in, 0.0, 20.0), r = anyDouble(in, 0.0, 1.0),
+                   delta = anyDouble(in, 0.0, 1.0);
+      const double mu = acc::privtunePaperMu(eps, r, delta);
+      // The paper's closed form ε/(6s), s² = 2 ln(1/(rδ)), is a guarantee only while μ ≤ 2s
+      // (selection.hpp: the relaxed Lemma), i.e. ε ≤ 12 s²; beyond, it may overflow (the plan
+      // takes the min with the Lemma inverse).
+      const double s2 = -2.0 * (std::log(r) + std::log(delta));
+      result("privtunePaperMu", mu, /*mayOverflow=*/!(eps <= 12.0 * s2));
       if (mu < 0) fail("privtunePaperMu negative");
       break;
     }

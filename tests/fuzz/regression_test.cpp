@@ -171,6 +171,10 @@ TEST(FuzzRegression, TnbSurvivalIsAProbability) {  // rounding of the summed pmf
   EXPECT_LE(tnbSf({61185.0, 0.1530625}, 327697), 1.0);
 }
 
+TEST(FuzzRegression, TnbMissProbabilityIsAProbability) {  // PGF(1 − 1/m) = 1 + 2^-52 (long run)
+  EXPECT_LE(tnbProbabilityMiss({2.5710689774692366, 0.59607845303905904}, 11024698195558176920ull), 1.0);
+}
+
 // η = 1: the closed-form inverses. r for a miss probability rounded above β; an r that
 // underflows is an error; an E[K] whose r would be subnormal is an error.
 TEST(FuzzRegression, TnbInversesWithEtaOne) {

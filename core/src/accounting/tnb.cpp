@@ -152,13 +152,18 @@ constexpr std::uint64_t kTailBudget = std::uint64_t{1} << 16;
 
 // PGF from ln u, u = 1 − (1−r)s:  (u^(−η) − 1)/(r^(−η) − 1). For η > 0 rewritten as
 // (r/u)^η · (1 − u^η)/(1 − r^η) so large η cannot overflow.
+// Clamped to [0, 1]: at s → 1 the ratio is 1 up to rounding and came out 1 + 2⁻⁵² (fuzzing).
 double pgfFromLogU(const Tnb& t, double logU) {
   const double logR = std::log(t.r);
-  if (limitEta(t.eta)) return logU / logR;
-  if (t.eta > 0.0) {
-    return std::exp(t.eta * (logR - logU)) * std::expm1(t.eta * logU) / std::expm1(t.eta * logR);
+  double pgf;
+  if (limitEta(t.eta)) {
+    pgf = logU / logR;
+  } else if (t.eta > 0.0) {
+    pgf = std::exp(t.eta * (logR - logU)) * std::expm1(t.eta * logU) / std::expm1(t.eta * logR);
+  } else {
+    pgf = std::expm1(-t.eta * logU) / std::expm1(-t.eta * logR);
   }
-  return std::expm1(-t.eta * logU) / std::expm1(-t.eta * logR);
+  return std::fmin(1.0, std::fmax(0.0, pgf));
 }
 
 // ln u for u = 1 − (1−r)s, s ∈ [0, 1]: log1p(−(1−r)s) while u ≥ ½, else ln((1−s) + rs).
