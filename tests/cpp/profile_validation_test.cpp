@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "expect_error.hpp"
 #include "dpmargin/error.hpp"
 #include "dpmargin/profile/linear_svm.hpp"
 #include "dpmargin/profile/margin.hpp"
@@ -20,18 +21,7 @@ namespace {
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
-void expectBadParameter(const std::function<void()>& call, const std::string& parameter) {
-  try {
-    call();
-    ADD_FAILURE() << "no error; expected BAD_PARAMETER naming " << parameter;
-  } catch (const Error& e) {
-    EXPECT_EQ(e.code(), ErrorCode::kBadParameter) << e.what();
-    EXPECT_EQ(e.parameter(), parameter) << e.what();
-    EXPECT_EQ(std::string(e.what()).rfind(parameter + " must be ", 0), 0u) << e.what();
-  } catch (const std::exception& e) {
-    ADD_FAILURE() << "unexpected exception type: " << e.what();
-  }
-}
+using dpmargin::testing::expectBadParameter;
 
 struct Small {
   std::vector<float> x = {1, 0, 0, 1, -1, 0.5f, 0.2f, -1};
