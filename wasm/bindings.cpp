@@ -85,6 +85,7 @@ val candidateToJs(const pl::CandidatePlan& c) {
   o.set("sigma", c.sigma);
   o.set("stepSize", c.stepSize);
   o.set("scorePenalty", c.scorePenalty);
+  o.set("noiseFloorRatio", c.noiseFloorRatio);
   return o;
 }
 
@@ -115,6 +116,12 @@ val planToJs(const pl::Plan& p) {
     o.set("tnbR", p.tnbR);
     o.set("probabilityMiss", p.probabilityMiss);
   }
+  o.set("stepScale", p.stepScale);
+  o.set("hingeScale", p.hingeScale);
+  o.set("pruning", std::string(pl::toString(p.pruning)));
+  o.set("pruneRatio", r.pruneRatio);
+  o.set("gridSize", asNumber(p.gridSize));
+  o.set("pruned", toArray(p.pruned));
   val rows = val::array();
   for (std::size_t i = 0; i < p.candidates.size(); ++i) rows.set(i, candidateToJs(p.candidates[i]));
   o.set("candidates", rows);
@@ -122,6 +129,14 @@ val planToJs(const pl::Plan& p) {
 }
 
 // ---- entry points (all guarded) ----
+// The core's defaults, so the TS layer's exported constants can be checked against them.
+val defaults() {
+  val o = val::object();
+  o.set("maxIterations", asNumber(pl::kDefaultMaxIterations));
+  o.set("pruneRatio", pl::kDefaultPruneRatio);
+  o.set("tightStepScale", pl::kTightStepScale);
+  return o;
+}
 val plan(const pl::PlanInput& input) {
   return guard([&] { return planToJs(pl::makePlan(pl::toPlanRequest(input))); });
 }
@@ -440,7 +455,12 @@ EMSCRIPTEN_BINDINGS(dpmargin_core) {
       .field("jlFailure", &pl::PlanInput::jlFailure)
       .field("maxIterations", &pl::PlanInput::maxIterations)
       .field("margin", &pl::PlanInput::margin)
-      .field("rangeShare", &pl::PlanInput::rangeShare);
+      .field("rangeShare", &pl::PlanInput::rangeShare)
+      .field("stepScale", &pl::PlanInput::stepScale)
+      .field("hingeScale", &pl::PlanInput::hingeScale)
+      .field("pruning", &pl::PlanInput::pruning)
+      .field("pruneRatio", &pl::PlanInput::pruneRatio);
+  function("defaults", &defaults);
   function("plan", &plan);
   function("gdpDelta", &gdpDelta);
   function("gdpLogDelta", &gdpLogDelta);

@@ -3,6 +3,7 @@
 //   train=PATH test=PATH eps=1 delta=1e-5 seeds=5 selector=iter|privtune|fixed margin=G
 //   calibration=tight|paper score=empirical|population output=average|last maxIterations=T
 //   expectedRuns=K ranges=none|private|data share=0.1 intercept=1 tag=TEXT
+//   stepScale=D hingeScale=H pruning=auto|none|noise-floor pruneRatio=R (omitted: library defaults)
 // ranges=data takes min/max from the TRAINING data (non-private reference only).
 // Prints CSV rows: tag,seed,test_accuracy,train_accuracy,selected_gamma,seconds.
 // Seeded generators: benchmarks, not private releases.
@@ -41,7 +42,7 @@ int main(int argc, char** argv) {
   std::map<std::string, std::string> o = {
       {"eps", "1"}, {"delta", "1e-5"}, {"seeds", "5"}, {"selector", "iter"}, {"margin", "0"},
       {"calibration", "tight"}, {"score", "empirical"}, {"output", "average"},
-      {"maxIterations", "1000"}, {"expectedRuns", "10"}, {"ranges", "none"}, {"share", "0.1"},
+      {"maxIterations", std::to_string(plan::kDefaultMaxIterations)}, {"expectedRuns", "10"}, {"ranges", "none"}, {"share", "0.1"},
       {"intercept", "1"}, {"tag", "run"}};
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
@@ -78,6 +79,10 @@ int main(int argc, char** argv) {
     options.plan.score = plan::parseScoreKind(o["score"]);
     options.plan.maxIterations = std::stoull(o["maxIterations"]);
     options.plan.expectedRuns = std::stod(o["expectedRuns"]);
+    if (o.count("stepScale")) options.plan.stepScale = std::stod(o["stepScale"]);
+    if (o.count("hingeScale")) options.plan.hingeScale = std::stod(o["hingeScale"]);
+    if (o.count("pruning")) options.plan.pruning = plan::parsePruning(o["pruning"]);
+    if (o.count("pruneRatio")) options.plan.pruneRatio = std::stod(o["pruneRatio"]);
     if (o["ranges"] == "private") options.plan.rangeShare = std::stod(o["share"]);
     options.output = o["output"] == "last" ? learn::OutputIterate::kLast : learn::OutputIterate::kAverage;
     const auto started = std::chrono::steady_clock::now();

@@ -37,6 +37,7 @@ TEST(PlanGolden, MstarPlanRecords) {
     r.jlFailure = num(rec.at("beta_jl_total"));
     r.calibration = rec.at("exact_gdp").get<bool>() ? Calibration::kTight : Calibration::kPaper;
     r.maxIterations = std::uint64_t{1} << 62;
+    r.pruning = Pruning::kNone;  // the records list the whole grid
     const Plan p = makePlan(r);
     const std::string tag = "n=" + std::to_string(r.n) + " d=" + std::to_string(r.d);
     expectRel(p.muTotal, num(rec.at("mu_total")), 1e-10, tag + " mu_total");
@@ -76,6 +77,7 @@ PlanRequest basic() {
   r.delta = 1e-5;
   r.n = 1000;
   r.d = 50;
+  r.pruning = Pruning::kNone;  // the whole grid (pruning has its own tests below)
   return r;
 }
 
@@ -186,8 +188,145 @@ TEST(PlanValidation, RejectsEveryBadParameterByName) {
   expectBadParameter(with([](PlanInput& i) { i.selector = "grid"; }), "selector");
   expectBadParameter(with([](PlanInput& i) { i.calibration = "loose"; }), "calibration");
   expectBadParameter(with([](PlanInput& i) { i.score = ""; }), "score");
+  expectBadParameter(with([](PlanInput& i) { i.pruning = "some"; }), "pruning");
+  for (double x : {-1.0, nan, inf}) {
+    expectBadParameter(with([&](PlanInput& i) { i.stepScale = x; }), "stepScale");
+    expectBadParameter(with([&](PlanInput& i) { i.hingeScale = x; }), "hingeScale");
+  }
+  for (double x : {0.0, -1.0, nan}) expectBadParameter(with([&](PlanInput& i) { i.pruneRatio = x; }), "pruneRatio");
   // The paper's M* conversion is derived for ε < 8 ln(1/δ) only.
   expectBadParameter(with([](PlanInput& i) { i.calibration = "paper"; i.delta = 0.1; i.epsilon = 20; }), "epsilon");
+}
+
+// Noise-floor pruning (SPEC §2.9 item 5; docs/PRIVACY.md): a pure function of public numbers
+// that keeps the largest suffix of Γ whose smallest margin passes under the budget split over
+// the kept ones, and accounts exactly for what it keeps.
+void expectPruningRule(const PlanRequest& r) {
+  const Plan p = makePlan(r);
+  const std::string tag = "n=" + std::to_string(r.n) + " d=" + std::to_string(r.d) +
+                          " eps=" + std::to_string(r.epsilon) + " ratio=" + std::to_string(r.pruneRatio);
+  ASSERT_FALSE(p.candidates.empty()) << tag;
+  EXPECT_EQ(p.pruning, Pruning::kNoiseFloor) << tag;
+  EXPECT_EQ(p.pruned.size() + p.candidates.size(), p.gridSize) << tag;
+  // Kept ∪ pruned is the grid, pruned below kept, in order.
+  PlanRequest whole = r;
+  whole.pruning = Pruning::kNone;
+  const Plan full = makePlan(whole);
+  ASSERT_EQ(full.candidates.size(), p.gridSize) << tag;
+  for (std::size_t j = 0; j < p.gridSize; ++j) {
+    const double g = full.candidates[j].gamma;
+    if (j < p.pruned.size()) {
+      EXPECT_EQ(p.pruned[j], g) << tag;
+    } else {
+      EXPECT_EQ(p.candidates[j - p.pruned.size()].gamma, g) << tag;
+    }
+  }
+  const std::size_t m = p.candidates.size();
+  // Exact accounting over the kept candidates: m runs at μ_run and m scores at 1/sd compose to μ.
+  EXPECT_NEAR(std::sqrt(double(m) * p.muRun * p.muRun + double(m) / (p.scoreSd * p.scoreSd)),
+              p.muTrain, 1e-12 * p.muTrain) << tag;
+  EXPECT_NEAR(p.muRun, p.muTrain / std::sqrt(2.0 * double(m)), 1e-15) << tag;
+  // Every kept margin passes; the smallest kept one is the binding one (ratio falls with γ).
+  for (const auto& c : p.candidates) {
+    if (m > 1) EXPECT_LE(c.noiseFloorRatio, r.pruneRatio) << tag << " gamma=" << c.gamma;
+    EXPECT_NEAR(c.noiseFloorRatio,
+                2.0 * c.sensitivity * std::sqrt(double(c.dim)) / (double(r.n) * p.muRun),
+                1e-12 * c.noiseFloorRatio) << tag;
+  }
+  // Maximal: with one more (the largest pruned) margin, its ratio under the m + 1 split fails.
+  if (!p.pruned.empty()) {
+    const double muRun = p.muTrain / std::sqrt(2.0 * double(m + 1));
+    const double gamma = p.pruned.back();
+    const double delta = 2.0 * r.normBound / gamma;  // tight, unprojected here: c = γ, R = b
+    EXPECT_GT(2.0 * delta * std::sqrt(double(r.d)) / (double(r.n) * muRun), r.pruneRatio) << tag;
+  }
+}
+
+TEST(Pruning, KeepsTheLargestPassingSuffixAndAccountsForIt) {
+  for (std::uint64_t n : {500u, 1000u, 4096u, 30000u}) {
+    for (std::uint64_t d : {9u, 120u, 785u}) {
+      for (double eps : {0.5, 1.0, 8.0}) {
+        for (double ratio : {0.5, 1.0, 10.0, 100.0}) {
+          PlanRequest r = basic();
+          r.n = n;
+          r.d = d;
+          r.epsilon = eps;
+          r.pruning = Pruning::kNoiseFloor;
+          r.pruneRatio = ratio;
+          expectPruningRule(r);
+        }
+      }
+    }
+  }
+}
+
+TEST(Pruning, DefaultsByCalibrationAndExtremes) {
+  PlanRequest r = basic();
+  r.pruning = Pruning::kAuto;
+  EXPECT_EQ(makePlan(r).pruning, Pruning::kNoiseFloor);
+  r.calibration = Calibration::kPaper;
+  const Plan paper = makePlan(r);
+  EXPECT_EQ(paper.pruning, Pruning::kNone);  // "paper" reproduces the paper: the whole grid
+  EXPECT_TRUE(paper.pruned.empty());
+  EXPECT_EQ(paper.candidates.size(), paper.gridSize);
+  r.calibration = Calibration::kTight;
+  r.pruning = Pruning::kNoiseFloor;
+  r.pruneRatio = 1e300;  // nothing is hopeless
+  EXPECT_TRUE(makePlan(r).pruned.empty());
+  r.pruneRatio = 1e-300;  // everything is, but one margin (b) always stays
+  const Plan one = makePlan(r);
+  ASSERT_EQ(one.candidates.size(), 1u);
+  EXPECT_EQ(one.candidates[0].gamma, r.normBound);
+  EXPECT_NEAR(one.muRun, one.muTrain / std::sqrt(2.0), 1e-15);
+  // The fixed-margin learner has nothing to prune.
+  r.selector = Selector::kFixed;
+  r.margin = 1e-3;
+  EXPECT_EQ(makePlan(r).candidates.size(), 1u);
+  EXPECT_EQ(makePlan(r).pruning, Pruning::kNone);
+}
+
+TEST(Pruning, PrivTuneDrawsFromTheKeptMarginsOnly) {
+  PlanRequest r = basic();
+  r.selector = Selector::kPrivTune;
+  r.pruning = Pruning::kNoiseFloor;
+  r.pruneRatio = 10;
+  const Plan p = makePlan(r);
+  ASSERT_FALSE(p.pruned.empty());
+  // PrivTune's μ does not depend on |Θ|; P(miss) does, through the kept set's size.
+  r.pruning = Pruning::kNone;
+  const Plan whole = makePlan(r);
+  EXPECT_EQ(p.muTotal, whole.muTotal);
+  EXPECT_LT(p.probabilityMiss, whole.probabilityMiss);
+}
+
+TEST(Plan, StepAndHingeScalesAreUtilityOnly) {
+  PlanRequest r = basic();
+  const Plan base = makePlan(r);
+  r.stepScale = 4;
+  r.hingeScale = 2;
+  const Plan p = makePlan(r);
+  EXPECT_EQ(p.stepScale, 4);
+  EXPECT_EQ(p.hingeScale, 2);
+  EXPECT_EQ(p.muTotal, base.muTotal);  // privacy unchanged
+  EXPECT_EQ(p.muRun, base.muRun);
+  ASSERT_EQ(p.candidates.size(), base.candidates.size());
+  for (std::size_t j = 0; j < p.candidates.size(); ++j) {
+    const auto& c = p.candidates[j];
+    const auto& b = base.candidates[j];
+    EXPECT_DOUBLE_EQ(c.c, 2 * b.c);
+    EXPECT_DOUBLE_EQ(c.sensitivity, b.sensitivity / 2);  // Δ = 2R/c
+    EXPECT_DOUBLE_EQ(c.sigma, c.sensitivity * std::sqrt(double(c.iterations)) / p.muRun);
+    // η = D/√(T(n²Δ² + kσ²)) with D = 4 and the new Δ, σ.
+    EXPECT_DOUBLE_EQ(c.stepSize, 4.0 / std::sqrt(double(c.iterations) *
+                                                 (1e6 * c.sensitivity * c.sensitivity +
+                                                  50.0 * c.sigma * c.sigma)));
+  }
+  // Paper calibration defaults to D = 1 and c = γ/3.
+  r = basic();
+  r.calibration = Calibration::kPaper;
+  const Plan paper = makePlan(r);
+  EXPECT_EQ(paper.stepScale, 1.0);
+  EXPECT_DOUBLE_EQ(paper.candidates.front().c, paper.candidates.front().gamma / 3);
 }
 
 }  // namespace

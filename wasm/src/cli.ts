@@ -15,14 +15,17 @@ const USAGE = `usage:
                  [--score empirical|population] [--calibration tight|paper]
                  [--output average|last] [--max-iterations T] [--expected-runs K]
                  [--norm-bound B] [--no-intercept] [--private-ranges | --range-share S]
-                 [--seed N] [--out model.json] [--json]
+                 [--step-scale D] [--hinge-scale H] [--pruning auto|none|noise-floor]
+                 [--prune-ratio R] [--seed N] [--out model.json] [--json]
                  [--features A,B,C] [--ignore X,Y] [--impute VALUE] [--max-bytes N]
   dpmargin predict MODEL.json DATA.csv [--out predictions.csv] [--impute VALUE] [--max-bytes N]
   dpmargin profile DATA.csv --label COL [--positive VALUE] [--max-removed F] [--no-intercept] [--json]
                    (not private: a local diagnostic)
   dpmargin account --epsilon E --delta D --n N --d D [--selector iter|privtune]
                    [--expected-runs K] [--calibration tight|paper] [--score empirical|population]
-                   [--norm-bound B] [--jl-failure BETA] [--max-iterations T] [--json]
+                   [--norm-bound B] [--jl-failure BETA] [--max-iterations T]
+                   [--step-scale D] [--hinge-scale H] [--pruning auto|none|noise-floor]
+                   [--prune-ratio R] [--range-share S] [--json]
   dpmargin --help | --version`;
 
 class UsageError extends Error {}
@@ -35,7 +38,8 @@ const FLAGS: Record<string, string> = {
   margin: "--margin", output: "--output", rangeShare: "--range-share", seed: "--seed",
   label: "--label", positive: "--positive",
   features: "--features", ignore: "--ignore", missing: "--impute", maxBytes: "--max-bytes",
-  maxRemoved: "--max-removed",
+  maxRemoved: "--max-removed", stepScale: "--step-scale", hingeScale: "--hinge-scale",
+  pruning: "--pruning", pruneRatio: "--prune-ratio",
 };
 
 // Flags of the command being run: an error names a flag only if the user could have typed it.
@@ -80,6 +84,9 @@ function printPlan(plan: Plan): void {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
   const fmt = (r: string[]) => "  " + r.map((x, i) => x.padStart(widths[i])).join("  ");
   lines.push("", fmt(header), ...rows.map(fmt));
+  if (plan.pruned.length > 0) {
+    lines.push(`  pruned ${plan.pruned.length} of ${plan.gridSize} margins (noise floor 2Δ√k/(nμ_run) > ${plan.pruneRatio}): γ ≤ ${formatNumber(plan.pruned[plan.pruned.length - 1])}`);
+  }
   if (plan.candidates.some((c) => c.capped)) {
     lines.push(`  * capped at --max-iterations ${plan.maxIterations} (T changes utility and time, never privacy)`);
   }
@@ -124,6 +131,8 @@ const PLAN_FLAGS: Flags = {
   "norm-bound": { type: "string" }, "jl-failure": { type: "string" },
   "max-iterations": { type: "string" }, "range-share": { type: "string" },
   "private-ranges": { type: "boolean" }, json: { type: "boolean" },
+  "step-scale": { type: "string" }, "hinge-scale": { type: "string" }, pruning: { type: "string" },
+  "prune-ratio": { type: "string" },
 };
 
 function planOptions(v: Record<string, unknown>) {
@@ -139,6 +148,10 @@ function planOptions(v: Record<string, unknown>) {
     selector: v.selector as "iter" | "privtune" | "fixed" | undefined,
     calibration: v.calibration as "tight" | "paper" | undefined,
     score: v.score as "empirical" | "population" | undefined,
+    stepScale: numberFlag(v, "step-scale", "stepScale", false),
+    hingeScale: numberFlag(v, "hinge-scale", "hingeScale", false),
+    pruning: v.pruning as "auto" | "none" | "noise-floor" | undefined,
+    pruneRatio: numberFlag(v, "prune-ratio", "pruneRatio", false),
   };
   return Object.fromEntries(Object.entries(options).filter(([, x]) => x !== undefined));
 }

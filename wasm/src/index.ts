@@ -16,7 +16,7 @@ export type { DpMarginErrorCode } from "./errors.js";
 export type * from "./types.js";
 export { Model } from "./model.js";
 export type { MarginProfile, ProfileOptions, ProfilePoint, ProfileProgress } from "./profile.js";
-export { DEFAULT_RANGE_SHARE, DEFAULT_MAX_ITERATIONS, DEFAULT_EXPECTED_RUNS } from "./options.js";
+export { DEFAULT_RANGE_SHARE, DEFAULT_MAX_ITERATIONS, DEFAULT_EXPECTED_RUNS, DEFAULT_PRUNE_RATIO } from "./options.js";
 export type { ModelFile, Predictions } from "./model.js";
 export type { TrainOptions, TrainProgress, TrainReport, TrainResult, CandidateReport, CsvTrainResult } from "./train.js";
 export type { PredictCsvOptions, CsvPredictions } from "./model.js";

@@ -1,12 +1,16 @@
 import type { PlanInputRaw } from "./wasm/dpmargin_core.mjs";
 import { badParameter } from "./errors.js";
-import type { Calibration, ScoreKind, Selector } from "./types.js";
+import type { Calibration, Pruning, ScoreKind, Selector } from "./types.js";
 
 export const SELECTORS: readonly Selector[] = ["iter", "privtune", "fixed"];
 export const CALIBRATIONS: readonly Calibration[] = ["tight", "paper"];
 export const SCORES: readonly ScoreKind[] = ["empirical", "population"];
-/** Provisional default (see docs/ACCOUNTING.md): T changes utility and time, never privacy. */
+/** Default cap on noisy-GD iterations, chosen by measurement (docs/ACCURACY.md, docs/BENCHMARKS.md):
+ *  T changes utility and time, never privacy. Equals the core's kDefaultMaxIterations (tested). */
 export const DEFAULT_MAX_ITERATIONS = 1000;
+/** Default ratio of noise-floor pruning (docs/ACCURACY.md; equals the core's kDefaultPruneRatio). */
+export const DEFAULT_PRUNE_RATIO = 1;
+export const PRUNINGS: readonly Pruning[] = ["auto", "none", "noise-floor"];
 export const DEFAULT_EXPECTED_RUNS = 10;
 /** Share of the GDP budget for private column ranges when they are asked for without a share
  *  (`--private-ranges`): μ_ranges = √0.1·μ, so training keeps √0.9 ≈ 95% of μ. */
@@ -51,8 +55,18 @@ export function rejectUnknown(o: Record<string, unknown>, known: ReadonlySet<str
 
 export const PLAN_OPTION_NAMES = [
   "epsilon", "delta", "normBound", "selector", "calibration", "score", "expectedRuns",
-  "jlFailure", "maxIterations", "margin", "rangeShare",
+  "jlFailure", "maxIterations", "margin", "rangeShare", "stepScale", "hingeScale", "pruning",
+  "pruneRatio",
 ] as const;
+
+// An optional scale whose unset value travels to the core as 0, "the calibration's default";
+// an explicit value must be a positive number (0 would silently mean the default).
+function scaleOption(o: Record<string, unknown>, name: string): number {
+  if (o[name] === undefined) return 0;
+  const value = numberOption(o, name);
+  if (!(value > 0) || !Number.isFinite(value)) throw badParameter(name, "a positive finite number", value);
+  return value;
+}
 
 /** The privacy/plan options shared by account() and train(). n and d come from the caller. */
 export function planInput(o: Record<string, unknown>, n: number, d: number): PlanInputRaw {
@@ -70,5 +84,9 @@ export function planInput(o: Record<string, unknown>, n: number, d: number): Pla
     maxIterations: numberOption(o, "maxIterations", DEFAULT_MAX_ITERATIONS),
     margin: numberOption(o, "margin", 0),
     rangeShare: numberOption(o, "rangeShare", 0),
+    stepScale: scaleOption(o, "stepScale"),
+    hingeScale: scaleOption(o, "hingeScale"),
+    pruning: choiceOption(o, "pruning", PRUNINGS, "auto"),
+    pruneRatio: numberOption(o, "pruneRatio", DEFAULT_PRUNE_RATIO),
   };
 }

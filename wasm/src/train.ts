@@ -81,6 +81,13 @@ export interface TrainReport {
   score: Plan["score"];
   output: "average" | "last";
   maxIterations: number;
+  /** Utility-only public choices (docs/ACCURACY.md): D of the step size, hinge-scale
+   *  multiplier, pruning applied and its ratio, and the margins it dropped before training. */
+  stepScale: number;
+  hingeScale: number;
+  pruning: Plan["pruning"];
+  pruneRatio: number;
+  pruned: number[];
   n: number;
   /** Columns the model sees (features + intercept). */
   d: number;
@@ -233,6 +240,11 @@ async function run(core: CoreModule, dataset: CoreDataset, s: TrainSetup, column
       score: finalPlan.score,
       output: output as "average" | "last",
       maxIterations: finalPlan.maxIterations,
+      stepScale: finalPlan.stepScale,
+      hingeScale: finalPlan.hingeScale,
+      pruning: finalPlan.pruning,
+      pruneRatio: finalPlan.pruneRatio,
+      pruned: finalPlan.pruned,
       n: finalPlan.n,
       d: finalPlan.d,
       candidates,

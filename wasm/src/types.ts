@@ -5,6 +5,9 @@ export type Selector = "iter" | "privtune" | "fixed";
 export type Calibration = "tight" | "paper";
 /** Candidate score: training errors, or errors plus the public VC penalty (SPEC §2.5). */
 export type ScoreKind = "empirical" | "population";
+/** Data-independent pruning of hopeless margins (SPEC §2.9 item 5, docs/PRIVACY.md): "auto" is
+ *  "noise-floor" with calibration "tight" and "none" with "paper". */
+export type Pruning = "auto" | "none" | "noise-floor";
 
 /** Options of {@link DpMargin.account}: everything is public — no data is needed. */
 export interface AccountOptions {
@@ -33,6 +36,16 @@ export interface AccountOptions {
   /** Share s ∈ (0, 1) of the GDP budget for private column ranges (0: none): μ_ranges = √s·μ,
    *  μ_train = √(1−s)·μ. Iter and fixed selectors only. */
   rangeShare?: number;
+  /** D in the step size η = D/√(T(n²Δ² + kσ²)) (default: the calibration's, see docs/ACCURACY.md;
+   *  the paper's is 1). Utility only, never privacy. */
+  stepScale?: number;
+  /** Multiplier of the calibration's hinge scale c (default 1: c = γ when Φ = I in tight mode,
+   *  γ/3 otherwise). Utility only, never privacy. */
+  hingeScale?: number;
+  /** Pruning of margins whose noise floor makes them hopeless (default "auto"). */
+  pruning?: Pruning;
+  /** Noise-floor pruning keeps γ only if 2Δ√k/(n·μ_run) ≤ pruneRatio (default in docs/ACCURACY.md). */
+  pruneRatio?: number;
 }
 
 /** What one margin candidate will do. */
@@ -63,6 +76,8 @@ export interface CandidatePlan {
   stepSize: number;
   /** Public population-score penalty (0 for the empirical score). */
   scorePenalty: number;
+  /** The pruning criterion 2Δ√k/(n·μ_run): the floor of the paper's utility bound over n. */
+  noiseFloorRatio: number;
 }
 
 /** The data-free plan of a training run (SPEC §2). */
@@ -95,5 +110,14 @@ export interface Plan {
   tnbEta?: number;
   tnbR?: number;
   probabilityMiss?: number;
+  /** D of the step-size rule, and the multiplier of the hinge scale, actually used. */
+  stepScale: number;
+  hingeScale: number;
+  /** Pruning actually applied ("none" or "noise-floor"), its ratio, |Γ| before pruning, and the
+   *  margins pruned (public: computed from n, d, b, ε, δ and the options only). */
+  pruning: Exclude<Pruning, "auto">;
+  pruneRatio: number;
+  gridSize: number;
+  pruned: number[];
   candidates: CandidatePlan[];
 }

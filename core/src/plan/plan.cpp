@@ -63,6 +63,9 @@ void validate(const PlanRequest& r) {
                         r.rangeShare);
     }
   }
+  if (r.stepScale != 0.0) requirePositive("stepScale", r.stepScale);
+  if (r.hingeScale != 0.0) requirePositive("hingeScale", r.hingeScale);
+  requirePositive("pruneRatio", r.pruneRatio);
   if (r.calibration == Calibration::kPaper && r.selector != Selector::kPrivTune &&
       !(r.epsilon < 8.0 * std::log(1.0 / r.delta))) {
     // The paper's μ = ε/(2√(2 ln(1/δ))) is derived for ε < 8 ln(1/δ) only (SPEC §2.1).
@@ -149,18 +152,21 @@ CandidatePlan planCandidate(const PlanRequest& r, const Plan& plan, double gamma
   const bool undistorted = r.calibration == Calibration::kTight && !c.projected;
   // Tight, Φ = I: nothing is distorted, so c = γ and R = b (SPEC §2.9 item 2);
   // otherwise the paper's c = γ/3 and R = 2b (JL may stretch norms).
-  c.c = undistorted ? gamma : gamma / 3.0;
+  c.c = plan.hingeScale * (undistorted ? gamma : gamma / 3.0);
   c.clipRadius = undistorted ? r.normBound : 2.0 * r.normBound;
   c.sensitivity = hingeSensitivity(c.clipRadius, c.c);
   c.iterationsUncapped = r.calibration == Calibration::kTight
                              ? ngdIterationsBound(r.n, plan.muRun, c.dim, kTightIterationTolerance)
                              : ngdIterationsPaper(r.n, plan.muRun);
   if (c.iterationsUncapped < 1) c.iterationsUncapped = 1;
+  requireNoiseInRange(r, c.sensitivity);
   c.capped = c.iterationsUncapped > r.maxIterations;
   c.iterations = c.capped ? r.maxIterations : c.iterationsUncapped;
   c.sigma = ngdSigma(c.sensitivity, c.iterations, plan.muRun);
   requireNoiseInRange(r, c.sigma);
-  c.stepSize = ngdStepSize(r.n, c.sensitivity, c.dim, c.sigma, c.iterations);
+  c.stepSize = ngdStepSize(r.n, c.sensitivity, c.dim, c.sigma, c.iterations, plan.stepScale);
+  // Against the unit-norm reference separator (D = 1, whatever the step rule).
+  c.noiseFloorRatio = ngdUtilityFloor(c.sensitivity, c.dim, plan.muRun) / static_cast<double>(r.n);
   c.scorePenalty = r.score == ScoreKind::kPopulation ? populationPenalty(c.dim, r.n, plan.beta) : 0.0;
   return c;
 }
@@ -174,6 +180,14 @@ const char* toString(Selector s) noexcept {
     case Selector::kFixed: return "fixed";
   }
   return "iter";
+}
+const char* toString(Pruning p) noexcept {
+  switch (p) {
+    case Pruning::kAuto: return "auto";
+    case Pruning::kNone: return "none";
+    case Pruning::kNoiseFloor: return "noise-floor";
+  }
+  return "auto";
 }
 const char* toString(Calibration c) noexcept {
   return c == Calibration::kTight ? "tight" : "paper";
@@ -206,6 +220,13 @@ ScoreKind parseScoreKind(const std::string& v, const char* parameter) {
   unknownName(parameter, "\"empirical\", \"population\"", v);
 }
 
+Pruning parsePruning(const std::string& v, const char* parameter) {
+  if (v == "auto") return Pruning::kAuto;
+  if (v == "none") return Pruning::kNone;
+  if (v == "noise-floor") return Pruning::kNoiseFloor;
+  unknownName(parameter, "\"auto\", \"none\", \"noise-floor\"", v);
+}
+
 PlanRequest toPlanRequest(const PlanInput& in) {
   PlanRequest r;
   r.epsilon = in.epsilon;
@@ -221,6 +242,10 @@ PlanRequest toPlanRequest(const PlanInput& in) {
   r.maxIterations = requireCount("maxIterations", in.maxIterations, 1);
   r.margin = in.margin;
   r.rangeShare = in.rangeShare;
+  r.stepScale = in.stepScale;
+  r.hingeScale = in.hingeScale;
+  r.pruning = parsePruning(in.pruning);
+  r.pruneRatio = in.pruneRatio;
   validate(r);
   return r;
 }
@@ -229,15 +254,41 @@ Plan makePlan(const PlanRequest& request) {
   validate(request);
   Plan plan;
   plan.request = request;
+  const bool tight = request.calibration == Calibration::kTight;
+  plan.stepScale = request.stepScale != 0.0 ? request.stepScale : (tight ? kTightStepScale : 1.0);
+  plan.hingeScale = request.hingeScale != 0.0 ? request.hingeScale : 1.0;
+  plan.pruning = request.pruning != Pruning::kAuto ? request.pruning
+                 : tight                           ? Pruning::kNoiseFloor
+                                                   : Pruning::kNone;
+  if (request.selector == Selector::kFixed) plan.pruning = Pruning::kNone;  // nothing to choose
   const double nd = static_cast<double>(request.n);
   plan.beta = request.jlFailure != 0.0 ? request.jlFailure : 1.0 / (nd * nd);
   const std::vector<double> grid = request.selector == Selector::kFixed
                                        ? std::vector<double>{request.margin}
                                        : marginGrid(request.n, request.normBound);
-  setBudget(request, grid.size(), plan);
+  plan.gridSize = grid.size();
+  // Noise-floor pruning (SPEC §2.9 item 5, docs/PRIVACY.md): keep the largest m such that the
+  // m largest margins all pass — their smallest one has floor ratio ≤ pruneRatio under the
+  // budget split over m. The ratio falls as γ grows (Δ ∝ 1/γ, k_γ shrinks) and as m shrinks
+  // (μ_run grows), so the kept set is a suffix of Γ and the first m that passes is the largest.
+  // Only public numbers enter (n, d, b, ε, δ and the options). k_γ keeps the full grid's JL
+  // union bound (|Γ|), a conservative choice that leaves k_γ independent of pruning.
+  std::size_t keep = grid.size();
+  if (plan.pruning == Pruning::kNoiseFloor) {
+    for (; keep > 1; --keep) {
+      setBudget(request, keep, plan);
+      const CandidatePlan smallest =
+          planCandidate(request, plan, grid[grid.size() - keep], grid.size());
+      if (smallest.noiseFloorRatio <= request.pruneRatio) break;
+    }
+  }
+  plan.pruned.assign(grid.begin(), grid.end() - static_cast<std::ptrdiff_t>(keep));
+  setBudget(request, keep, plan);
   requireNoiseInRange(request, plan.scoreSd);
-  plan.candidates.reserve(grid.size());
-  for (double gamma : grid) plan.candidates.push_back(planCandidate(request, plan, gamma, grid.size()));
+  plan.candidates.reserve(keep);
+  for (std::size_t j = grid.size() - keep; j < grid.size(); ++j) {
+    plan.candidates.push_back(planCandidate(request, plan, grid[j], grid.size()));
+  }
   return plan;
 }
 

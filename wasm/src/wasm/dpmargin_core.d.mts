@@ -18,6 +18,10 @@ export interface PlanInputRaw {
   maxIterations: number;
   margin: number;
   rangeShare: number;
+  stepScale: number;
+  hingeScale: number;
+  pruning: string;
+  pruneRatio: number;
 }
 
 export interface EmbindObject {
@@ -89,6 +93,7 @@ export interface CoreProfiler extends EmbindObject {
 
 export interface CoreModule {
   plan(input: PlanInputRaw): Status<unknown>;
+  defaults(): { maxIterations: number; pruneRatio: number; tightStepScale: number };
   gdpDelta(epsilon: number, mu: number): Status<number>;
   gdpLogDelta(epsilon: number, mu: number): Status<number>;
   gdpEpsilon(mu: number, delta: number): Status<number>;

@@ -3,6 +3,7 @@
 // checked against the paper — before any data is read.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -14,6 +15,9 @@ namespace dpmargin::plan {
 enum class Selector { kIter, kPrivTune, kFixed };
 enum class Calibration { kTight, kPaper };          // SPEC §2.9
 enum class ScoreKind { kEmpirical, kPopulation };  // SPEC §2.5
+// Data-independent pruning of hopeless margins (SPEC §2.9 item 5; docs/PRIVACY.md): kAuto is
+// kNoiseFloor in tight calibration and kNone in paper calibration.
+enum class Pruning { kAuto, kNone, kNoiseFloor };
 
 // Public names used by the JS API and the CLI ("iter", "tight", "empirical", …).
 const char* toString(Selector selector) noexcept;
@@ -23,6 +27,8 @@ const char* toString(ScoreKind score) noexcept;
 Selector parseSelector(const std::string& value, const char* parameter = "selector");
 Calibration parseCalibration(const std::string& value, const char* parameter = "calibration");
 ScoreKind parseScoreKind(const std::string& value, const char* parameter = "score");
+const char* toString(Pruning pruning) noexcept;
+Pruning parsePruning(const std::string& value, const char* parameter = "pruning");
 
 // Provisional default cap on noisy-GD iterations. T never changes privacy (σ scales with √T),
 // only utility and time; the final default is to be chosen by measurement (performance issue).
@@ -31,6 +37,14 @@ inline constexpr std::uint64_t kDefaultMaxIterations = 1000;
 inline constexpr double kPrivTuneEta = 1.0;
 // Tight T: the T at which the paper's utility bound is within 5% of its floor (SPEC §2.4 item 6).
 inline constexpr double kTightIterationTolerance = 0.05;
+// Noise-floor pruning keeps a margin γ only if the floor of the paper's utility bound for its
+// base run, 2DΔ√k/μ_run with D = 1, is at most `pruneRatio` × n (n = the summed hinge loss of
+// w = 0), with μ_run from the budget split over the kept margins (makePlan). The default ratio
+// is chosen by the accuracy benchmark (docs/ACCURACY.md).
+inline constexpr double kDefaultPruneRatio = 1.0;
+// Tight calibration's default D in η = D/√(T(n²Δ² + kσ²)) (paper: D = 1). A step-size rule
+// touches utility only, never privacy; chosen by the accuracy benchmark (docs/ACCURACY.md).
+inline constexpr double kTightStepScale = 1.0;
 
 struct PlanRequest {
   double epsilon = 0;
@@ -49,6 +63,13 @@ struct PlanRequest {
   // compose exactly in GDP: μ_ranges = √s·μ, μ_train = √(1−s)·μ, μ² = μ_ranges² + μ_train².
   // Iter and fixed only (PrivTune's accounting is not GDP).
   double rangeShare = 0.0;
+  // Utility-only knobs (public, data-independent; none changes privacy). 0 = the calibration's
+  // default: stepScale D = kTightStepScale (tight) or 1 (paper); hingeScale multiplies the
+  // calibration's hinge scale c (tight unprojected c = γ, else γ/3), default 1.
+  double stepScale = 0.0;
+  double hingeScale = 0.0;
+  Pruning pruning = Pruning::kAuto;
+  double pruneRatio = kDefaultPruneRatio;
 };
 
 // A request whose numbers arrive as doubles (from JS or a command line): n, d, maxIterations
@@ -60,6 +81,9 @@ struct PlanInput {
   double maxIterations = static_cast<double>(kDefaultMaxIterations);
   double margin = 0.0;
   double rangeShare = 0.0;
+  double stepScale = 0.0, hingeScale = 0.0;
+  std::string pruning = "auto";
+  double pruneRatio = kDefaultPruneRatio;
 };
 PlanRequest toPlanRequest(const PlanInput& input);
 
@@ -75,7 +99,8 @@ struct CandidatePlan {
   std::uint64_t iterationsUncapped = 0;   // T by the calibration rule before maxIterations
   bool capped = false;                    // maxIterations bound
   double sigma = 0;          // per-step gradient noise sd, from the integer T
-  double stepSize = 0;       // η (paper's worst-case rule)
+  double stepSize = 0;       // η = D/√(T(n²Δ² + kσ²)) with D = the plan's stepScale
+  double noiseFloorRatio = 0;  // 2Δ√k/(n μ_run): the pruning criterion (D = 1)
   double scorePenalty = 0;   // population-score penalty (0 for the empirical score)
 };
 
@@ -92,6 +117,11 @@ struct Plan {
   double tnbR = 0;              // r of TNB_{η, r}
   double tnbEta = 0;
   double probabilityMiss = 0;   // P(a given candidate is never tried)
+  double stepScale = 1;         // D actually used
+  double hingeScale = 1;        // multiplier of the calibration's c actually used
+  Pruning pruning = Pruning::kNone;  // resolved (never kAuto)
+  std::size_t gridSize = 0;     // |Γ| before pruning
+  std::vector<double> pruned;   // margins of Γ dropped by pruning (ascending); public
   std::vector<CandidatePlan> candidates;
 };
 

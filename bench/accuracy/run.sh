@@ -1,0 +1,99 @@
+#!/usr/bin/env bash
+# The accuracy benchmark (docs/ACCURACY.md): test accuracy of the native learner on real public
+# tables, fixed train/test splits (bench/datasets/prepare.sh), δ = 1e-5, seeded runs (a
+# benchmark, not private releases). One command per phase:
+#   bash bench/accuracy/run.sh design [SEEDS=5]   the design space at ε = 1 (one knob at a time)
+#   bash bench/accuracy/run.sh final  [SEEDS=5]   chosen defaults vs paper vs pre-change, ε ∈ {0.5,1,2,4,8}
+#   bash bench/accuracy/run.sh summary            tables + plot from the CSVs (no training)
+# Appends to bench/results/accuracy-<phase>.csv (rows already present are skipped, so an
+# interrupted run resumes); set JOBS=2 to run two trainings at once.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+phase=${1:?design|final|summary}
+seeds=${2:-5}
+D=bench/.data
+TABLES=${TABLES:-"breast_cancer pima dna spam satellite fashion_mnist letter cps1988 mpls_stops shuttle"}
+if [ "$phase" != summary ]; then
+  bash bench/datasets/prepare.sh >/dev/null
+  cmake -S . -B build-bench -DCMAKE_BUILD_TYPE=Release -DDPMARGIN_BUILD_BENCH=ON -DDPMARGIN_BUILD_TESTS=OFF >/dev/null
+  cmake --build build-bench -j"$(nproc)" --target experiment >/dev/null
+  [ -f bench/results/ceiling.json ] || /usr/bin/python3 bench/ceiling/linearsvc.py 2>/dev/null
+fi
+# Every run uses the app's preprocessing: private column ranges (share 0.1) + intercept +
+# unit-norm rows, unless a variant says otherwise.
+COMMON="ranges=private share=0.1"
+# The pre-change defaults (before the accuracy issue): T ≤ 1000, paper step rule D = 1, c = γ,
+# no pruning, Iter, empirical score, averaged iterate.
+PRE="maxIterations=1000 stepScale=1 hingeScale=1 pruning=none"
+# The base of the design sweep (one knob changed at a time from here).
+BASE="maxIterations=200 stepScale=1 hingeScale=1 pruning=none"
+design_variants() {
+  cat <<V
+base|$BASE
+T50|$BASE maxIterations=50
+T100|$BASE maxIterations=100
+T400|$BASE maxIterations=400
+T1000|$BASE maxIterations=1000
+D0.5|$BASE stepScale=0.5
+D2|$BASE stepScale=2
+D4|$BASE stepScale=4
+D8|$BASE stepScale=8
+last|$BASE output=last
+c0.5|$BASE hingeScale=0.5
+c2|$BASE hingeScale=2
+prune30|$BASE pruning=noise-floor pruneRatio=30
+prune100|$BASE pruning=noise-floor pruneRatio=100
+prune300|$BASE pruning=noise-floor pruneRatio=300
+privtune5|$BASE selector=privtune expectedRuns=5 ranges=data
+privtune10|$BASE selector=privtune expectedRuns=10 ranges=data
+privtune20|$BASE selector=privtune expectedRuns=20 ranges=data
+iter-datarange|$BASE ranges=data
+population|$BASE score=population
+unitnorm|$BASE ranges=none
+V
+}
+final_variants() {
+  cat <<V
+defaults|
+paper|calibration=paper maxIterations=1000
+pre-change|$PRE
+V
+  for extra in ${FINAL_EXTRA:-}; do echo "$extra"; done
+}
+run_phase() {
+  local out=bench/results/accuracy-$1.csv epsilons=$2
+  mkdir -p bench/results
+  [ -f "$out" ] || echo "dataset,variant,epsilon,seed,test_accuracy,train_accuracy,selected_gamma,seconds" > "$out"
+  local jobs=()
+  while IFS='|' read -r name args; do
+    [ -n "$name" ] || continue
+    for eps in $epsilons; do
+      for ds in $TABLES; do
+        local done_rows
+        done_rows=$(grep -c "^$ds,$name,$eps," "$out" || true)
+        ((done_rows >= seeds)) && continue
+        jobs+=("$ds|$name|$eps|$args")
+      done
+    done
+  done < <("$1"_variants)
+  ((${#jobs[@]})) || return 0
+  export D seeds out COMMON
+  printf '%s\n' "${jobs[@]}" | xargs -P "${JOBS:-1}" -d '\n' -n 1 bash -c '
+    IFS="|" read -r ds name eps args <<< "$0"
+    tmp=$(mktemp)
+    # shellcheck disable=SC2086
+    if ./build-bench/bench/experiment train=$D/${ds}_train.csv test=$D/${ds}_test.csv \
+        eps=$eps seeds=$seeds tag="$ds,$name,$eps" $COMMON $args > "$tmp"; then
+      flock "$out" sh -c "cat \"\$1\" >> \"\$2\"" _ "$tmp" "$out"
+    else
+      echo "FAILED: $ds $name $eps $args" >&2
+    fi
+    rm -f "$tmp"'
+}
+case "$phase" in
+  design) run_phase design "1" ;;
+  final) run_phase final "0.5 1 2 4 8" ;;
+  summary) ;;
+  *) echo "unknown phase $phase" >&2; exit 2 ;;
+esac
+/usr/bin/python3 bench/accuracy/summarise.py
