@@ -1,6 +1,6 @@
 // The wasm package in Node: golden accounting vectors through the public JS API, typed errors
 // for every rejected parameter, and the module still working afterwards.
-import { load, DpMarginError } from "dpmargin";
+import { load, DpMarginError, DEFAULT_MAX_ITERATIONS, DEFAULT_PRUNE_RATIO } from "dpmargin";
 import { vectors, expectRelative } from "./helpers.js";
 
 let dp;
@@ -70,7 +70,7 @@ describe("golden vectors through the JS API (1e-10 relative)", () => {
       const plan = dp.account({
         epsilon: Number(rec.eps), delta: Number(rec.delta), n: rec.n, d: rec.d,
         normBound: Number(rec.b), jlFailure: Number(rec.beta_jl_total),
-        calibration: rec.exact_gdp ? "tight" : "paper", maxIterations: 1e9,
+        calibration: rec.exact_gdp ? "tight" : "paper", maxIterations: 1e9, pruning: "none",
       });
       expectRelative(plan.mu, rec.mu_total, 1e-10, "mu_total");
       expectRelative(plan.muRun, rec.mu_run, 1e-10, "mu_run");
@@ -126,6 +126,49 @@ describe("plan semantics", () => {
   });
 });
 
+describe("utility-only options: step scale, hinge scale, pruning", () => {
+  test("the package's exported defaults are the core's", () => {
+    expect(dp.defaults.maxIterations).toBe(DEFAULT_MAX_ITERATIONS);
+    expect(dp.defaults.pruneRatio).toBe(DEFAULT_PRUNE_RATIO);
+    const plan = dp.account({ epsilon: 1, delta: 1e-5, n: 30000, d: 122 });
+    expect(plan.maxIterations).toBe(DEFAULT_MAX_ITERATIONS);
+    expect(plan.pruneRatio).toBe(DEFAULT_PRUNE_RATIO);
+    expect(plan.stepScale).toBe(dp.defaults.tightStepScale);
+  });
+
+  test("pruning is public and reported: kept ∪ pruned = the grid, privacy unchanged per kept run", () => {
+    const base = { epsilon: 1, delta: 1e-5, n: 30000, d: 122 };
+    const whole = dp.account({ ...base, pruning: "none" });
+    const pruned = dp.account({ ...base, pruning: "noise-floor", pruneRatio: 10 });
+    expect(whole.pruned).toEqual([]);
+    expect(whole.gridSize).toBe(whole.candidates.length);
+    expect(pruned.pruning).toBe("noise-floor");
+    expect(pruned.pruned.length).toBeGreaterThan(0);
+    expect([...pruned.pruned, ...pruned.candidates.map((c) => c.gamma)]).toEqual(whole.candidates.map((c) => c.gamma));
+    expect(pruned.mu).toBe(whole.mu);
+    const m = pruned.candidates.length;
+    expectRelative(pruned.muRun, pruned.muTrain / Math.sqrt(2 * m), 1e-12, "muRun");
+    for (const c of pruned.candidates) expect(c.noiseFloorRatio).toBeLessThanOrEqual(10);
+    // The paper's calibration never prunes unless asked.
+    const paper = dp.account({ ...base, calibration: "paper" });
+    expect(paper.pruning).toBe("none");
+    expect(paper.candidates.length).toBe(paper.gridSize);
+  });
+
+  test("step and hinge scales change η and c (and Δ, σ), never μ", () => {
+    const base = { epsilon: 1, delta: 1e-5, n: 1000, d: 50, pruning: "none" };
+    const a = dp.account(base);
+    const b = dp.account({ ...base, stepScale: 3, hingeScale: 2 });
+    expect(b.mu).toBe(a.mu);
+    expect(b.stepScale).toBe(3);
+    expect(b.hingeScale).toBe(2);
+    b.candidates.forEach((c, j) => {
+      expectRelative(c.c, 2 * a.candidates[j].c, 1e-15, "c");
+      expectRelative(c.sensitivity, a.candidates[j].sensitivity / 2, 1e-15, "sensitivity");
+    });
+  });
+});
+
 describe("bad parameters → DpMarginError BAD_PARAMETER naming the parameter", () => {
   const base = { epsilon: 1, delta: 1e-5, n: 1000, d: 50 };
   const cases = [
@@ -138,6 +181,9 @@ describe("bad parameters → DpMarginError BAD_PARAMETER naming the parameter", 
     ["normBound", 0], ["jlFailure", 2],
     ["selector", "grid"], ["calibration", "loose"], ["score", 3],
     ["epsilon", "1"],
+    ["stepScale", 0], ["stepScale", -1], ["stepScale", Number.NaN], ["stepScale", Number.POSITIVE_INFINITY],
+    ["hingeScale", 0], ["hingeScale", -2], ["hingeScale", "2"],
+    ["pruning", "some"], ["pruneRatio", 0], ["pruneRatio", -1], ["pruneRatio", Number.NaN],
   ];
   test.each(cases)("%s = %p", (parameter, value) => {
     const options = { ...base, selector: parameter === "expectedRuns" ? "privtune" : undefined, [parameter]: value };

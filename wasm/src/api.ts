@@ -79,6 +79,12 @@ export class DpMargin {
     };
   }
 
+  /** The core's defaults for options chosen by measurement (docs/ACCURACY.md): the iteration
+   *  cap, the noise-floor pruning ratio and tight calibration's step scale D. */
+  get defaults(): { maxIterations: number; pruneRatio: number; tightStepScale: number } {
+    return this.#core.defaults();
+  }
+
   /**
    * Plan a training run without data: μ in total and per run, and per margin candidate the
    * JL dimension, hinge scale, sensitivity, iterations, noise sd and step size.
