@@ -9,6 +9,7 @@
 #include <memory>
 #include <new>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "dpmargin/accounting/gdp.hpp"
@@ -20,6 +21,7 @@
 #include "dpmargin/accounting/tnb.hpp"
 #include "dpmargin/error.hpp"
 #include "dpmargin/learn/dataset.hpp"
+#include "dpmargin/learn/shard.hpp"
 #include "dpmargin/learn/trainer.hpp"
 #include "dpmargin/plan/plan.hpp"
 #include "dpmargin/profile/margin_profiler.hpp"
@@ -347,9 +349,183 @@ class WasmTrainer {
   }
   void release() { trainer_.reset(); }
 
+  // ---- pull-style driving by shards in other workers (docs/SHARDING.md) ----
+  // The next request, with COPIES of its arrays (they are posted to workers): {kind: "setup",
+  // k, clipRadius, phi: Float32Array k×width row-major | null, c: Float64Array m} |
+  // {kind: "gradients", k, m, weights: Float32Array k×m column-major} | {kind: "errors", m,
+  // weights: Float64Array width×m column-major} | {kind: "done"}.
+  val request() {
+    return guard([&] {
+      const ln::ShardRequest& r = trainer_->request();
+      val o = val::object();
+      switch (r.kind) {
+        case ln::ShardRequest::Kind::kSetup: {
+          o.set("kind", std::string("setup"));
+          o.set("k", double(r.setup->dim));
+          o.set("clipRadius", r.setup->clipRadius);
+          o.set("phi", r.setup->phi.size() ? copyOf(r.setup->phi.data(), std::size_t(r.setup->phi.size()))
+                                           : val::null());
+          o.set("c", copyOf(r.setup->c.data(), std::size_t(r.setup->c.size())));
+          break;
+        }
+        case ln::ShardRequest::Kind::kGradients:
+          o.set("kind", std::string("gradients"));
+          o.set("k", double(r.weights->rows()));
+          o.set("m", double(r.weights->cols()));
+          o.set("weights", copyOf(r.weights->data(), std::size_t(r.weights->size())));
+          break;
+        case ln::ShardRequest::Kind::kErrors:
+          o.set("kind", std::string("errors"));
+          o.set("m", double(r.candidates->cols()));
+          o.set("weights", copyOf(r.candidates->data(), std::size_t(r.candidates->size())));
+          break;
+        case ln::ShardRequest::Kind::kDone:
+          o.set("kind", std::string("done"));
+          break;
+      }
+      return o;
+    });
+  }
+  val answerSetup() {
+    return guard([&] {
+      trainer_->answerSetup();
+      return val(true);
+    });
+  }
+  // partials: one Float64Array (k×m, column-major) per shard, added in shard order.
+  val answerGradients(val partials) {
+    return guard([&] {
+      const ln::ShardRequest& r = trainer_->request();
+      if (r.kind != ln::ShardRequest::Kind::kGradients) {
+        throw dpmargin::Error(dpmargin::ErrorCode::kInternal, "", "gradients were not requested");
+      }
+      sum_.setZero(r.weights->rows(), r.weights->cols());
+      const unsigned shards = partials["length"].as<unsigned>();
+      for (unsigned s = 0; s < shards; ++s) {
+        const std::vector<double> part = emscripten::convertJSArrayToNumberVector<double>(partials[s]);
+        if (part.size() != std::size_t(sum_.size())) {
+          dpmargin::throwBadParameter("gradients", "k x m values per shard", double(part.size()));
+        }
+        sum_ += Eigen::Map<const Eigen::MatrixXd>(part.data(), sum_.rows(), sum_.cols());
+      }
+      trainer_->answerGradients(sum_);
+      return val(true);
+    });
+  }
+  // partials: one Float64Array of m error counts per shard (exact integers), summed.
+  val answerErrors(val partials) {
+    return guard([&] {
+      std::vector<std::uint64_t> total;
+      const unsigned shards = partials["length"].as<unsigned>();
+      for (unsigned s = 0; s < shards; ++s) {
+        const std::vector<double> part = emscripten::convertJSArrayToNumberVector<double>(partials[s]);
+        if (s == 0) total.assign(part.size(), 0);
+        if (part.size() != total.size()) dpmargin::throwBadParameter("errors", "m counts per shard", double(part.size()));
+        for (std::size_t j = 0; j < part.size(); ++j) {
+          total[j] += dpmargin::requireCount("errors", part[j], 0);
+        }
+      }
+      trainer_->answerErrors(total);
+      return val(true);
+    });
+  }
+  // The rows now live in shards: advance() is refused and the dataset may be released.
+  void detachRows() { trainer_->detachRows(); }
+
  private:
+  template <typename T>
+  static val copyOf(const T* data, std::size_t size) {
+    const char* type = std::is_same<T, float>::value ? "Float32Array" : "Float64Array";
+    val copy = val::global(type).new_(size);
+    copy.call<void>("set", val(emscripten::typed_memory_view(size, data)));
+    return copy;
+  }
   std::unique_ptr<ln::Trainer> trainer_;
+  Eigen::MatrixXd sum_;
 };
+
+// A shard of prepared rows in a worker: the coordinator's trainer asks it for sums over its rows.
+class WasmShard {
+ public:
+  val allocate(double rows, double width) {
+    return guard([&] {
+      shard_.reset();
+      shard_ = std::make_unique<ln::Shard>(dpmargin::requireCount("rows", rows, 1),
+                                           dpmargin::requireCount("width", width, 1));
+      return val(true);
+    });
+  }
+  // Views into the heap to write the rows into (re-fetch after anything that may grow memory).
+  val features() {
+    return val(emscripten::typed_memory_view(shard_->rows() * shard_->width(), shard_->rowMajor()));
+  }
+  val labels() { return val(emscripten::typed_memory_view(shard_->rows(), shard_->labels())); }
+  val setup(double k, double clipRadius, val phi, val c) {
+    return guard([&] {
+      requireShard();
+      ln::StepSetup s;
+      s.dim = dpmargin::requireCount("k", k, 1);
+      s.clipRadius = clipRadius;
+      dpmargin::requirePositive("clipRadius", clipRadius);
+      const std::vector<double> cs = emscripten::convertJSArrayToNumberVector<double>(c);
+      s.c = Eigen::Map<const Eigen::VectorXd>(cs.data(), Eigen::Index(cs.size()));
+      for (double v : cs) dpmargin::requirePositive("c", v);
+      if (!phi.isNull() && !phi.isUndefined()) {
+        const std::vector<float> p = emscripten::convertJSArrayToNumberVector<float>(phi);
+        if (p.size() != s.dim * shard_->width()) dpmargin::throwBadParameter("phi", "k x width values", double(p.size()));
+        s.phi = Eigen::Map<const ln::RowMatrixXf>(p.data(), Eigen::Index(s.dim), Eigen::Index(shard_->width()));
+      }
+      shard_->setup(s);
+      w_.resize(Eigen::Index(s.dim), s.c.size());
+      return val(true);
+    });
+  }
+  // weights: Float32Array k×m column-major → Float64Array k×m (a view: copy it at once).
+  val gradients(val weights) {
+    return guard([&] {
+      requireShard();
+      const std::vector<float> w = emscripten::convertJSArrayToNumberVector<float>(weights);
+      if (w.size() != std::size_t(w_.size())) dpmargin::throwBadParameter("weights", "k x m values", double(w.size()));
+      w_ = Eigen::Map<const Eigen::MatrixXf>(w.data(), w_.rows(), w_.cols());
+      shard_->gradients(w_, out_);
+      return val(emscripten::typed_memory_view(std::size_t(out_.size()), out_.data()));
+    });
+  }
+  // weights: Float64Array width×m column-major → Float64Array of m error counts.
+  val countErrors(val weights, double m) {
+    return guard([&] {
+      requireShard();
+      const std::vector<double> w = emscripten::convertJSArrayToNumberVector<double>(weights);
+      const std::size_t cols = dpmargin::requireCount("m", m, 1);
+      if (w.size() != cols * shard_->width()) dpmargin::throwBadParameter("weights", "width x m values", double(w.size()));
+      const Eigen::Map<const Eigen::MatrixXd> wm(w.data(), Eigen::Index(shard_->width()), Eigen::Index(cols));
+      std::vector<std::uint64_t> counts(cols);
+      shard_->countErrors(wm, counts.data());
+      val out = val::global("Float64Array").new_(cols);
+      for (std::size_t j = 0; j < cols; ++j) out.set(j, double(counts[j]));
+      return out;
+    });
+  }
+  void release() { shard_.reset(); }
+
+ private:
+  void requireShard() const {
+    if (!shard_) throw dpmargin::Error(dpmargin::ErrorCode::kInternal, "", "shard has no rows");
+  }
+  std::unique_ptr<ln::Shard> shard_;
+  Eigen::MatrixXf w_;
+  Eigen::MatrixXd out_;
+};
+
+val shardBounds(double n, double shards) {
+  return guard([&] {
+    const auto bounds = ln::shardBounds(dpmargin::requireCount("n", n, 1),
+                                        dpmargin::requireCount("shards", shards, 1));
+    val out = val::array();
+    for (std::size_t i = 0; i < bounds.size(); ++i) out.set(i, double(bounds[i]));
+    return out;
+  });
+}
 
 // The margin profile (SPEC §2.8): NOT differentially private — a local diagnostic. It reads the
 // dataset after the same per-row preprocessing as training (intercept, unit-norm rows).
@@ -501,5 +677,20 @@ EMSCRIPTEN_BINDINGS(dpmargin_core) {
       .function("advance", &WasmTrainer::advance)
       .function("progress", &WasmTrainer::progress)
       .function("result", &WasmTrainer::result)
-      .function("release", &WasmTrainer::release);
+      .function("release", &WasmTrainer::release)
+      .function("request", &WasmTrainer::request)
+      .function("answerSetup", &WasmTrainer::answerSetup)
+      .function("answerGradients", &WasmTrainer::answerGradients)
+      .function("answerErrors", &WasmTrainer::answerErrors)
+      .function("detachRows", &WasmTrainer::detachRows);
+  class_<WasmShard>("Shard")
+      .constructor<>()
+      .function("allocate", &WasmShard::allocate)
+      .function("features", &WasmShard::features)
+      .function("labels", &WasmShard::labels)
+      .function("setup", &WasmShard::setup)
+      .function("gradients", &WasmShard::gradients)
+      .function("countErrors", &WasmShard::countErrors)
+      .function("release", &WasmShard::release);
+  function("shardBounds", &shardBounds);
 }

@@ -366,6 +366,36 @@ test("margin profile tab: the non-private diagnostic on the loaded file equals `
   await page.click("#tab-train");
 });
 
+test("Workers: 2 — a seeded run with the rows split over two nested shard workers equals the one-worker run", async () => {
+  assert.equal(await upload(clinic), "loaded");
+  await page.selectOption("#positive-class", "yes");
+  await page.selectOption("#test-fraction", "0");
+  await page.click('button.preset[data-epsilon="2"]');
+  await openAdvanced();
+  await setField("#seed", 7);
+  const run = async (workers) => {
+    await page.selectOption("#workers", String(workers));
+    const before = server.log.length;
+    assert.equal(await train(), "done");
+    return {
+      gamma: Number(await dataValue("gamma")),
+      accuracy: Number(await dataValue("train-accuracy")),
+      shardScripts: server.log.slice(before).filter((r) => /shard\.worker.*\.js$/.test(r.url)).length,
+      seeded: await page.getAttribute("#results", "data-seeded"),
+    };
+  };
+  const one = await run(1);
+  const two = await run(2);
+  assert.equal(two.gamma, one.gamma);
+  assert.equal(two.accuracy, one.accuracy);
+  assert.equal(two.seeded, "true", "a seeded two-worker run still says not private");
+  // The shard worker script is fetched (or served from cache) from the app's own origin; the
+  // same-origin test below checks every request, nested workers included.
+  assert.ok(server.log.some((r) => /shard\.worker.*\.js$/.test(r.url)), "the shard worker was not loaded from the app's server");
+  await page.selectOption("#workers", "1");
+  await setField("#seed", "");
+});
+
 test("only same-origin static files were requested (browser list and server log, incl. the nested worker)", async () => {
   assert.ok(requests.length > 0);
   for (const url of requests) {

@@ -9,6 +9,7 @@ import type { CsvSource } from "./csv_source.js";
 import type { CsvReadOptions } from "./csv_columns.js";
 import { Model, type ModelFile } from "./model.js";
 import type { TrainingData } from "./data.js";
+import type { ShardHost } from "./sharded.js";
 
 const ACCOUNT_OPTIONS = new Set<string>(["n", "d", ...PLAN_OPTION_NAMES]);
 
@@ -43,14 +44,16 @@ export interface Accounting {
 /** A loaded dpmargin module. Create it with `load()`; it holds no per-call state. */
 export class DpMargin {
   readonly #core: CoreModule;
+  readonly #host: ShardHost | undefined;
   /** Pure accounting functions. */
   readonly accounting: Accounting;
   /** Library version (from the C++ core). */
   readonly version: string;
 
   /** @internal Use `load()`. */
-  constructor(core: CoreModule) {
+  constructor(core: CoreModule, host?: ShardHost) {
     this.#core = core;
+    this.#host = host;
     this.version = core.version();
     const num = (name: string, v: unknown) => {
       if (typeof v !== "number") throw badParameter(name, "a number", v);
@@ -100,10 +103,11 @@ export class DpMargin {
    * Train a differentially private linear classifier (M* by default; SPEC §2.7) on a numeric
    * table. Runs in chunks so `onProgress` fires and `signal` can cancel between iterations.
    * With `seed` the run is deterministic and NOT private (`report.seeded === true`).
+   * `workers: 2` splits the rows over two worker threads (same mechanism; docs/SHARDING.md).
    * @throws DpMarginError (BAD_PARAMETER, NON_FINITE, BAD_LABEL, ONE_CLASS, OUT_OF_MEMORY, CANCELLED)
    */
   train(data: TrainingData, options: TrainOptions): Promise<TrainResult> {
-    return train(this.#core, data, options);
+    return train(this.#core, data, options, this.#host);
   }
 
   /**
@@ -121,7 +125,7 @@ export class DpMargin {
    * The module stays usable after any of them.
    */
   trainCsv(source: CsvSource, csv: CsvReadOptions & { label: string }, options: TrainOptions): Promise<CsvTrainResult> {
-    return trainCsv(this.#core, source, csv, options);
+    return trainCsv(this.#core, source, csv, options, this.#host);
   }
 
   /**

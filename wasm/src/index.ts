@@ -5,9 +5,9 @@
  * bundlers import the wasm URL yourself (Vite: `import wasmUrl from "dpmargin/wasm?url"`) and
  * pass `load({ locateFile: () => wasmUrl })`, or pass the bytes as `wasmBinary`.
  */
-import createDpMarginCore from "./wasm/dpmargin_core.mjs";
-import { DpMargin } from "./api.js";
-import { DpMarginError } from "./errors.js";
+import type { DpMargin } from "./api.js";
+import { loadWith, type LoadOptions } from "./loader.js";
+import { spawnWebShard } from "./shard_web.js";
 
 export { DpMargin } from "./api.js";
 export type { Accounting } from "./api.js";
@@ -28,24 +28,9 @@ export type { CsvSource, CsvByteSource } from "./csv_source.js";
 export type { Delimiter, Newline } from "./csv_rows.js";
 export type { TrainingData, PreprocessingOptions, RowNormalization } from "./data.js";
 
-/** How to find the WebAssembly binary. */
-export interface LoadOptions {
-  /** Map the file name `dpmargin_core.wasm` to a URL. */
-  locateFile?: (path: string, prefix: string) => string;
-  /** The binary itself (skips fetching). */
-  wasmBinary?: ArrayBuffer | Uint8Array;
-}
+export type { LoadOptions } from "./loader.js";
 
 /** Instantiate the WebAssembly module. Each call gives an independent instance. */
-export async function load(options: LoadOptions = {}): Promise<DpMargin> {
-  try {
-    const core = await createDpMarginCore({
-      ...(options.locateFile ? { locateFile: options.locateFile } : {}),
-      ...(options.wasmBinary ? { wasmBinary: options.wasmBinary } : {}),
-    });
-    return new DpMargin(core);
-  } catch (error) {
-    throw new DpMarginError("WASM_LOAD",
-      `could not instantiate the dpmargin WebAssembly module: ${(error as Error)?.message ?? error}`);
-  }
+export function load(options: LoadOptions = {}): Promise<DpMargin> {
+  return loadWith(options, spawnWebShard);
 }

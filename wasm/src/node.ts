@@ -3,7 +3,8 @@
  * (Node 20's global fetch cannot load a file path, and Emscripten 3.1.6 would try it).
  */
 import { readFile } from "node:fs/promises";
-import { load as loadModule, type LoadOptions } from "./index.js";
+import { loadWith, type LoadOptions } from "./loader.js";
+import { spawnNodeShard } from "./shard_node_spawn.js";
 import type { DpMargin } from "./api.js";
 
 export * from "./index.js";
@@ -13,6 +14,6 @@ const wasmUrl = new URL("./wasm/dpmargin_core.wasm", import.meta.url);
 
 /** Instantiate the WebAssembly module (Node): the binary is read from the package. */
 export async function load(options: LoadOptions = {}): Promise<DpMargin> {
-  if (options.wasmBinary || options.locateFile) return loadModule(options);
-  return loadModule({ wasmBinary: await readFile(wasmUrl) });
+  if (options.wasmBinary || options.locateFile) return loadWith(options, spawnNodeShard);
+  return loadWith({ wasmBinary: await readFile(wasmUrl) }, spawnNodeShard);
 }

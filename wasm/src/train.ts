@@ -13,6 +13,7 @@ import type { AccountOptions, Plan } from "./types.js";
 import { Model } from "./model.js";
 import { LIBRARY_VERSION } from "./version.js";
 import { cancelled, now, runChunked } from "./chunked.js";
+import { MAX_WORKERS, trainOnShards, type ShardHost } from "./sharded.js";
 
 /** Training progress, emitted between chunks of iterations. */
 export interface TrainProgress {
@@ -41,6 +42,14 @@ export interface TrainOptions extends Omit<AccountOptions, "n" | "d">, Preproces
   margin?: number;
   /** Deterministic run for tests and demos: NOT private (every output says `seeded: true`). */
   seed?: number;
+  /**
+   * Threads holding the rows (default 1: train in the calling thread). With N ≥ 2 (at most 8)
+   * the prepared rows are split into N contiguous shards held by N worker threads (Web Workers
+   * in browsers, worker_threads in Node); per iteration each returns its partial gradient sum
+   * and this thread adds them and the noise once. Same mechanism, same privacy; seeded runs
+   * equal the one-thread run up to the order of floating-point additions (docs/SHARDING.md).
+   */
+  workers?: number;
   onProgress?: (progress: TrainProgress) => void;
   signal?: AbortSignal;
 }
@@ -110,7 +119,7 @@ export interface TrainResult {
 export const SEEDED_WARNING = "not private: seeded (deterministic noise; for tests and demos only)";
 
 const TRAIN_OPTIONS = new Set<string>([
-  ...PLAN_OPTION_NAMES, "output", "seed", "onProgress", "signal", "intercept",
+  ...PLAN_OPTION_NAMES, "output", "seed", "workers", "onProgress", "signal", "intercept",
   "rowNormalization", "columnRanges",
 ]);
 
@@ -119,6 +128,7 @@ interface TrainSetup {
   pre: ResolvedPreprocessing;
   output: "average" | "last";
   seed: number | undefined;
+  workers: number;
   onProgress: ((progress: TrainProgress) => void) | undefined;
   signal: AbortSignal | undefined;
   input: PlanInputRaw;
@@ -136,6 +146,10 @@ function setup(options: TrainOptions): TrainSetup {
   if (seed !== undefined && (typeof seed !== "number" || !Number.isSafeInteger(seed) || seed < 0)) {
     throw badParameter("seed", "a non-negative safe integer", seed);
   }
+  const workers = o.workers ?? 1;
+  if (typeof workers !== "number" || !Number.isInteger(workers) || workers < 1 || workers > MAX_WORKERS) {
+    throw badParameter("workers", `an integer from 1 to ${MAX_WORKERS}`, workers);
+  }
   const onProgress = o.onProgress;
   if (onProgress !== undefined && typeof onProgress !== "function") throw badParameter("onProgress", "a function", onProgress);
   const signal = o.signal as AbortSignal | undefined;
@@ -144,12 +158,13 @@ function setup(options: TrainOptions): TrainSetup {
   }
   const input = planInput({ ...o, normBound: pre.normBound }, 2, 1);
   return {
-    started, pre, output: output as TrainSetup["output"], seed: seed as number | undefined,
+    started, pre, output: output as TrainSetup["output"], seed: seed as number | undefined, workers,
     onProgress: onProgress as TrainSetup["onProgress"], signal, input,
   };
 }
 
-export async function train(core: CoreModule, data: TrainingData, options: TrainOptions): Promise<TrainResult> {
+export async function train(core: CoreModule, data: TrainingData, options: TrainOptions,
+  host?: ShardHost): Promise<TrainResult> {
   const s = setup(options);
   const d = requireObject(data, "data");
   const featureNames = d.featureNames as string[] | undefined;
@@ -161,7 +176,7 @@ export async function train(core: CoreModule, data: TrainingData, options: Train
   const dataset = toCoreDataset(core, d.features as ArrayLike<number>, columns,
     d.labels as ArrayLike<number>, s.pre);
   try {
-    return await run(core, dataset, s, columns, featureNames);
+    return await run(core, dataset, s, columns, featureNames, host);
   } finally {
     dataset.release();
     dataset.delete();
@@ -174,7 +189,7 @@ export interface CsvTrainResult extends TrainResult {
 }
 
 export async function trainCsv(core: CoreModule, source: CsvSource, csv: CsvReadOptions,
-  options: TrainOptions): Promise<CsvTrainResult> {
+  options: TrainOptions, host?: ShardHost): Promise<CsvTrainResult> {
   const s = setup(options);
   const c = requireObject(csv, "csv");
   if (typeof c.label !== "string") throw badParameter("label", "a column name (training needs a label column)", c.label);
@@ -184,7 +199,7 @@ export async function trainCsv(core: CoreModule, source: CsvSource, csv: CsvRead
   if (s.signal?.aborted) throw cancelled("training");
   const { dataset, table } = await readCsvToCore(core, source, { ...c, signal: (c.signal as AbortSignal | undefined) ?? s.signal }, s.pre);
   try {
-    const result = await run(core, dataset, s, table.featureNames.length, table.featureNames);
+    const result = await run(core, dataset, s, table.featureNames.length, table.featureNames, host);
     return { model: result.model.withLabel(table.label), report: result.report, table };
   } finally {
     dataset.release();
@@ -193,14 +208,17 @@ export async function trainCsv(core: CoreModule, source: CsvSource, csv: CsvRead
 }
 
 async function run(core: CoreModule, dataset: CoreDataset, s: TrainSetup, columns: number,
-  featureNames: string[] | undefined): Promise<TrainResult> {
-  const { started, pre, output, seed, onProgress, signal, input } = s;
+  featureNames: string[] | undefined, host: ShardHost | undefined): Promise<TrainResult> {
+  const { started, pre, output, seed, workers, onProgress, signal, input } = s;
+  if (workers > 1 && !host) {
+    throw new DpMarginError("BAD_PARAMETER", "workers > 1 needs worker threads, which this module cannot start", "workers");
+  }
   let trainer: CoreTrainer | null = null;
   try {
     trainer = new core.Trainer();
     const plan = unwrap(trainer.start(dataset, input, output, seed ?? -1)) as Plan;
     const t = trainer;
-    await runChunked((budget) => unwrap(t.advance(budget)), (done) => {
+    const afterChunk = (done: boolean) => {
       if (!onProgress) return;
       const p = t.progress();
       onProgress({
@@ -209,7 +227,12 @@ async function run(core: CoreModule, dataset: CoreDataset, s: TrainSetup, column
         fraction: done ? 1 : Math.min(1, p.workDone / Math.max(p.workTotal, 1)),
         elapsedMs: now() - started,
       });
-    }, signal, "training");
+    };
+    if (workers > 1) {
+      await trainOnShards(core, t, dataset, workers, host!, afterChunk, signal);
+    } else {
+      await runChunked((budget) => unwrap(t.advance(budget)), afterChunk, signal, "training");
+    }
     const result = unwrap(trainer.result());
     const finalPlan = result.plan as Plan;
     const selected = finalPlan.candidates[result.selectedCandidate];

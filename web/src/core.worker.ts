@@ -1,5 +1,7 @@
 // The engine: the wasm module, the parsed table and training all live in this worker, so the
-// page stays responsive. Protocol in protocol.ts: each request gets zero or more events
+// page stays responsive. With "Workers: 2" this worker coordinates and the package starts two
+// nested shard workers holding the training rows (docs/SHARDING.md).
+// Protocol in protocol.ts: each request gets zero or more events
 // ("started", "progress") and then one "result" or "error" ({code, message, …}); no exception
 // escapes as an uncaught worker error. Training is cancelled through the package's AbortSignal
 // support; the package yields between chunks of iterations, so "cancel" messages are handled
@@ -119,8 +121,8 @@ async function train(id: number, request: TrainRequest): Promise<TrainOutcome> {
   const trainData = buildTable(table, split.test.length ? { ...choice, rows: split.train } : choice);
   const testData = split.test.length
     ? buildTable(table, { ...choice, rows: split.test, requireBothClasses: false }) : null;
-  const { output: _output, seed: _seed, intercept, rowNormalization: _r, columnRanges: _c, ...planOptions } = request.options;
-  void _output; void _seed; void _r; void _c;
+  const { output: _output, seed: _seed, intercept, rowNormalization: _r, columnRanges: _c, workers: _w, ...planOptions } = request.options;
+  void _output; void _seed; void _r; void _c; void _w;
   const plan = dp.account({
     ...planOptions, n: trainData.rows, d: trainData.columns + (intercept === false ? 0 : 1),
   });

@@ -83,23 +83,15 @@ void Trainer::startStep() {
     current_ = schedule_[step_];
   }
   const plan::CandidatePlan& c = result_.plan.candidates[current_.front()];
-  ClippedRows rows;
-  rows.y = data_.y;
-  rows.n = data_.n;
-  rows.k = c.dim;
+  setup_.dim = c.dim;
+  setup_.clipRadius = c.clipRadius;
   if (c.projected) {
     // A fresh Φ for every base run: it is part of the randomised base mechanism (paper Algo 1).
-    phi_ = drawJlMatrix(generator_, c.dim, data_.width);
-    projectRows(data_, phi_, projected_);
-    rows.z = projected_.data();
-    rows.stride = c.dim;
+    setup_.phi = drawJlMatrix(generator_, c.dim, result_.plan.request.d);
   } else {
-    rows.z = data_.x;
-    rows.stride = data_.width;
+    setup_.phi.resize(0, 0);
   }
-  clipFactors(rows.z, rows.stride, rows.n, rows.k, c.clipRadius, scale_);
-  rows.scale = scale_.data();
-  std::vector<NoisyGdParams> params;
+  params_.clear();
   for (std::size_t j : current_) {
     const plan::CandidatePlan& cj = result_.plan.candidates[j];
     NoisyGdParams p;
@@ -108,53 +100,145 @@ void Trainer::startStep() {
     p.stepSize = cj.stepSize;
     p.iterations = cj.iterations;
     p.output = options_.output;
-    params.push_back(p);
+    // The checks of NoisyGd / BatchedNoisyGd.
+    if (p.iterations < 1) throwBadParameter("iterations", "at least 1", 0.0);
+    requirePositive("c", p.c);
+    requireNonNegative("sigma", p.sigma);
+    requireNonNegative("stepSize", p.stepSize);
+    params_.push_back(p);
   }
-  if (params.size() == 1) {
-    descent_ = std::make_unique<NoisyGd>(rows, params.front());
-  } else {
-    batch_ = std::make_unique<BatchedNoisyGd>(rows, params);
+  iterations_ = params_.front().iterations;
+  for (const NoisyGdParams& p : params_) {
+    if (p.iterations != iterations_) {
+      throwBadParameter("iterations", "equal for every batched candidate", double(p.iterations));
+    }
+  }
+  const auto k = static_cast<Eigen::Index>(c.dim);
+  const auto m = static_cast<Eigen::Index>(params_.size());
+  setup_.c.resize(m);
+  for (Eigen::Index j = 0; j < m; ++j) setup_.c[j] = params_[static_cast<std::size_t>(j)].c;
+  w_ = Eigen::MatrixXd::Zero(k, m);
+  sum_ = Eigen::MatrixXd::Zero(k, m);
+  gradient_ = Eigen::MatrixXd::Zero(k, m);
+  wFloat_ = Eigen::MatrixXf::Zero(k, m);
+  t_ = 0;
+  phase_ = Phase::kSetup;
+}
+
+void Trainer::expect(Phase phase, const char* what) const {
+  if (phase_ != phase) {
+    throw Error(ErrorCode::kInternal, "", std::string("trainer: unexpected answer (") + what + ")");
   }
 }
 
-void Trainer::recordRun(std::size_t candidate, const Eigen::VectorXd& wTilde) {
-  const plan::CandidatePlan& c = result_.plan.candidates[candidate];
-  // Back to the prepared feature space: w = Φᵀ w̃, so ⟨w, x⟩ = ⟨w̃, Φx⟩.
-  Eigen::VectorXd w = c.projected ? Eigen::VectorXd(phi_.transpose().cast<double>() * wTilde)
+void Trainer::answerSetup() {
+  expect(Phase::kSetup, "setup");
+  phase_ = Phase::kIterate;
+  beginIteration();
+}
+
+// Before each gradient request, as NoisyGd::advance: w̄ accumulates w₀ … w_{T−1}, and the
+// kernels read w in float.
+void Trainer::beginIteration() {
+  sum_ += w_;
+  wFloat_ = w_.cast<float>();
+}
+
+void Trainer::answerGradients(const Eigen::MatrixXd& sum) {
+  expect(Phase::kIterate, "gradients");
+  if (sum.rows() != w_.rows() || sum.cols() != w_.cols()) {
+    throwBadParameter("gradients", "k x m for the current step", double(sum.size()));
+  }
+  if (&sum != &gradient_) gradient_ = sum;
+  const std::size_t k = static_cast<std::size_t>(w_.rows());
+  for (std::size_t j = 0; j < params_.size(); ++j) {
+    const auto col = static_cast<Eigen::Index>(j);
+    // The noise is added once, here, to the sum over all shards (σ_j from the plan).
+    random::addGaussian(generator_, params_[j].sigma, gradient_.col(col).data(), k);
+    w_.col(col).noalias() -= params_[j].stepSize * gradient_.col(col);
+  }
+  ++t_;
+  if (t_ < iterations_) {
+    beginIteration();
+  } else {
+    endIterations();
+  }
+}
+
+void Trainer::endIterations() {
+  const plan::CandidatePlan& c = result_.plan.candidates[current_.front()];
+  const auto m = static_cast<Eigen::Index>(params_.size());
+  outputs_.resize(static_cast<Eigen::Index>(result_.plan.request.d), m);
+  for (Eigen::Index j = 0; j < m; ++j) {
+    // The released iterate: w̄ = (1/T) Σ_{t<T} w_t or w_T (NoisyGd::output).
+    const Eigen::VectorXd wTilde = options_.output == OutputIterate::kLast
+                                       ? Eigen::VectorXd(w_.col(j))
+                                       : Eigen::VectorXd(sum_.col(j) / static_cast<double>(iterations_));
+    // Back to the prepared feature space: w = Φᵀ w̃, so ⟨w, x⟩ = ⟨w̃, Φx⟩.
+    outputs_.col(j) = c.projected ? Eigen::VectorXd(setup_.phi.transpose().cast<double>() * wTilde)
                                   : wTilde;
-  std::vector<double> weights(w.data(), w.data() + w.size());
-  if (observer_) observer_(result_.runs.size(), candidate, weights);
+    if (observer_) {
+      const std::vector<double> weights(outputs_.col(j).data(), outputs_.col(j).data() + outputs_.rows());
+      observer_(result_.runs.size() + static_cast<std::size_t>(j), current_[static_cast<std::size_t>(j)],
+                weights);
+    }
+  }
+  if (options_.plan.selector == plan::Selector::kFixed) {
+    // Nothing is scored: no error counts are needed.
+    for (Eigen::Index j = 0; j < m; ++j) {
+      recordRun(current_[static_cast<std::size_t>(j)], outputs_.col(j),
+                std::numeric_limits<double>::quiet_NaN());
+    }
+    finishStep();
+  } else {
+    phase_ = Phase::kScore;
+  }
+}
+
+void Trainer::answerErrors(const std::vector<std::uint64_t>& errors) {
+  expect(Phase::kScore, "errors");
+  if (errors.size() != current_.size()) {
+    throwBadParameter("errors", "one count per candidate of the step", double(errors.size()));
+  }
+  for (std::size_t j = 0; j < current_.size(); ++j) {
+    const plan::CandidatePlan& c = result_.plan.candidates[current_[j]];
+    // The released score (SPEC §2.5–2.6): errors (sensitivity 1, replace-one; summed over the
+    // shards, exact) + the public penalty + N(0, scoreSd²), noised once, here.
+    const double score = static_cast<double>(errors[j]) + c.scorePenalty +
+                         random::gaussian(generator_, result_.plan.scoreSd);
+    recordRun(current_[j], outputs_.col(static_cast<Eigen::Index>(j)), score);
+  }
+  finishStep();
+}
+
+void Trainer::recordRun(std::size_t candidate, const Eigen::VectorXd& w, double noisyScore) {
+  const plan::CandidatePlan& c = result_.plan.candidates[candidate];
   RunRecord record;
   record.candidate = candidate;
+  record.noisyScore = noisyScore;
   const std::size_t run = result_.runs.size();
   if (options_.plan.selector == plan::Selector::kFixed) {
-    record.noisyScore = std::numeric_limits<double>::quiet_NaN();
     bestWeights_ = w;
     result_.selectedRun = run;
-  } else {
-    record.noisyScore =
-        noisyScore(data_, weights, c.scorePenalty, result_.plan.scoreSd, generator_);
+  } else if (run == 0 || record.noisyScore < bestScore_) {
     // Argmin of the noisy scores; runs are recorded in grid order (Iter) or draw order
     // (PrivTune), and the first of equal scores wins.
-    if (run == 0 || record.noisyScore < bestScore_) {
-      bestScore_ = record.noisyScore;
-      bestWeights_ = w;
-      result_.selectedRun = run;
-    }
+    bestScore_ = record.noisyScore;
+    bestWeights_ = w;
+    result_.selectedRun = run;
   }
   result_.runs.push_back(record);
   completedWork_ += double(c.iterations);
 }
 
 void Trainer::finishStep() {
-  if (descent_) {
-    recordRun(current_.front(), descent_->output());
-    descent_.reset();
-  } else {
-    for (std::size_t i = 0; i < current_.size(); ++i) recordRun(current_[i], batch_->output(i));
-    batch_.reset();
-  }
   ++step_;
+  phase_ = Phase::kIdle;
+  w_.resize(0, 0);
+  sum_.resize(0, 0);
+  gradient_.resize(0, 0);
+  wFloat_.resize(0, 0);
+  if (result_.runs.size() == runCount_) finish();
 }
 
 void Trainer::finish() {
@@ -164,25 +248,71 @@ void Trainer::finish() {
   }
   result_.selectedCandidate = result_.runs[result_.selectedRun].candidate;
   result_.weights.assign(bestWeights_.data(), bestWeights_.data() + bestWeights_.size());
-  phi_.resize(0, 0);
-  projected_ = {};
-  scale_ = {};
+  setup_ = StepSetup{};
+  outputs_.resize(0, 0);
+  local_.reset();
+  phase_ = Phase::kDone;
   done_ = true;
+}
+
+const ShardRequest& Trainer::request() {
+  if (phase_ == Phase::kIdle && !done_) startStep();
+  request_ = ShardRequest{};
+  switch (phase_) {
+    case Phase::kSetup:
+      request_.kind = ShardRequest::Kind::kSetup;
+      request_.setup = &setup_;
+      break;
+    case Phase::kIterate:
+      request_.kind = ShardRequest::Kind::kGradients;
+      request_.weights = &wFloat_;
+      break;
+    case Phase::kScore:
+      request_.kind = ShardRequest::Kind::kErrors;
+      request_.candidates = &outputs_;
+      break;
+    case Phase::kIdle:
+    case Phase::kDone:
+      request_.kind = ShardRequest::Kind::kDone;
+      break;
+  }
+  return request_;
+}
+
+void Trainer::detachRows() noexcept {
+  detached_ = true;
+  local_.reset();
+  data_ = DataView{};
 }
 
 bool Trainer::advance(std::uint64_t iterationBudget) {
   if (iterationBudget < 1) throwBadParameter("iterationBudget", "at least 1", 0.0);
+  if (detached_) throw Error(ErrorCode::kInternal, "", "advance() on a trainer driven by shards");
+  if (!local_ && !done_) local_ = std::make_unique<Shard>(data_);
   std::uint64_t budget = iterationBudget;
-  while (!done_ && budget > 0) {
-    if (!descent_ && !batch_) startStep();
-    if (descent_) {
-      budget -= descent_->advance(budget, generator_);
-      if (descent_->done()) finishStep();
-    } else {
-      budget -= batch_->advance(budget, generator_);
-      if (batch_->done()) finishStep();
+  std::vector<std::uint64_t> errors;
+  // A step is started only with budget left; its scores are taken as soon as its last
+  // iteration ran (as one synchronous step always did).
+  while (!done_ && (budget > 0 || phase_ == Phase::kScore)) {
+    const ShardRequest& r = request();
+    switch (r.kind) {
+      case ShardRequest::Kind::kSetup:
+        local_->setup(*r.setup);
+        answerSetup();
+        break;
+      case ShardRequest::Kind::kGradients:
+        local_->gradients(*r.weights, gradient_);
+        answerGradients(gradient_);
+        --budget;
+        break;
+      case ShardRequest::Kind::kErrors:
+        errors.resize(static_cast<std::size_t>(r.candidates->cols()));
+        local_->countErrors(*r.candidates, errors.data());
+        answerErrors(errors);
+        break;
+      case ShardRequest::Kind::kDone:
+        break;
     }
-    if (result_.runs.size() == runCount_) finish();
   }
   return done_;
 }
@@ -192,10 +322,10 @@ Progress Trainer::progress() const {
   p.done = done_;
   p.runs = runCount_;
   p.run = result_.runs.size();
-  if (descent_ || batch_) {
+  if (phase_ == Phase::kSetup || phase_ == Phase::kIterate || phase_ == Phase::kScore) {
     p.candidate = current_.front();
     p.batch = current_.size();
-    p.iteration = descent_ ? descent_->iteration() : batch_->iteration();
+    p.iteration = t_;
     p.iterations = result_.plan.candidates[p.candidate].iterations;
   } else if (!result_.runs.empty()) {  // between steps, or done: the last run, fully iterated
     p.candidate = result_.runs.back().candidate;

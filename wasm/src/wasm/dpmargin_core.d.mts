@@ -64,11 +64,35 @@ export interface CoreTrainResult {
   rangesPrivate: boolean;
 }
 
+/** What the coordinating trainer needs next from its shards (docs/SHARDING.md). */
+export type CoreShardRequest =
+  | { kind: "setup"; k: number; clipRadius: number; phi: Float32Array | null; c: Float64Array }
+  | { kind: "gradients"; k: number; m: number; weights: Float32Array }
+  | { kind: "errors"; m: number; weights: Float64Array }
+  | { kind: "done" };
+
 export interface CoreTrainer extends EmbindObject {
   start(data: CoreDataset, input: PlanInputRaw, output: string, seed: number): Status<unknown>;
   advance(budget: number): Status<boolean>;
   progress(): CoreProgress;
   result(): Status<CoreTrainResult>;
+  release(): void;
+  request(): Status<CoreShardRequest>;
+  answerSetup(): Status<boolean>;
+  answerGradients(partials: Float64Array[]): Status<boolean>;
+  answerErrors(partials: Float64Array[]): Status<boolean>;
+  detachRows(): void;
+}
+
+/** A shard of prepared rows (in a shard worker). */
+export interface CoreShard extends EmbindObject {
+  allocate(rows: number, width: number): Status<boolean>;
+  features(): Float32Array;
+  labels(): Int8Array;
+  setup(k: number, clipRadius: number, phi: Float32Array | null, c: Float64Array): Status<boolean>;
+  /** A view into wasm memory: copy it before anything else runs. */
+  gradients(weights: Float32Array): Status<Float64Array>;
+  countErrors(weights: Float64Array, m: number): Status<Float64Array>;
   release(): void;
 }
 
@@ -114,6 +138,8 @@ export interface CoreModule {
   /** The glue keeps this view of the whole wasm memory current (re-assigned when it grows). */
   HEAPF32: Float32Array;
   Trainer: new () => CoreTrainer;
+  Shard: new () => CoreShard;
+  shardBounds(n: number, shards: number): Status<number[]>;
   Profiler: new () => CoreProfiler;
 }
 

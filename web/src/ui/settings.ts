@@ -11,6 +11,7 @@ export const FIELD_OF: Record<string, string> = {
   margin: "margin", maxIterations: "max-iterations", expectedRuns: "expected-runs", seed: "seed",
   selector: "train-selector", score: "score", calibration: "train-calibration", output: "output",
   intercept: "intercept", rowNormalization: "row-normalization", splitSeed: "split-seed",
+  workers: "workers",
 };
 
 const text = (id: string) => $<HTMLInputElement>(id).value.trim();
@@ -38,6 +39,8 @@ export function readOptions(): WireTrainOptions {
     intercept: $<HTMLInputElement>("intercept").checked,
     rowNormalization: choice<NonNullable<WireTrainOptions["rowNormalization"]>>("row-normalization"),
     normBound: number("norm-bound"),
+    // Threads holding the rows: the same mechanism and privacy either way (docs/SHARDING.md).
+    workers: Number(choice("workers")),
   };
   if (privateRanges) options.rangeShare = number("range-share");
   if (selector === "fixed") options.margin = number("margin");
@@ -74,8 +77,8 @@ export function showSettingsError(error: WorkerError, focus = false): void {
 }
 
 function planOptions(options: WireTrainOptions) {
-  const { output: _o, seed: _s, intercept: _i, rowNormalization: _r, columnRanges: _c, ...plan } = options;
-  void _o; void _s; void _i; void _r; void _c;
+  const { output: _o, seed: _s, intercept: _i, rowNormalization: _r, columnRanges: _c, workers: _w, ...plan } = options;
+  void _o; void _s; void _i; void _r; void _c; void _w;
   return plan;
 }
 

@@ -1,6 +1,13 @@
 // The full learners (SPEC §2.7): M* (paper Algo 5: Iter over the margin grid), M′ (Algo 6:
 // PrivTune) and a fixed-margin JL-GD run, as one resumable state machine so that callers can
 // report progress and cancel between calls to advance().
+//
+// The trainer is the coordinator of docs/SHARDING.md: it owns the plan, the schedule, the
+// generator (Φ, gradient noise, score noise), the iterates and the selection, and reads rows
+// only through sums it asks for — "set up this step", "the summed hinge gradients at W", "the
+// error counts of these weights". advance() answers them with one local Shard over the whole
+// prepared table; request()/answer*() let a caller answer them with sums over several shards
+// (e.g. rows split over two workers). The sums, the noise and the accounting are the same.
 #pragma once
 
 #include <cstdint>
@@ -12,6 +19,7 @@
 #include "dpmargin/learn/dataset.hpp"
 #include "dpmargin/learn/noisy_gd.hpp"
 #include "dpmargin/learn/projection.hpp"
+#include "dpmargin/learn/shard.hpp"
 #include "dpmargin/plan/plan.hpp"
 #include "dpmargin/random/generator.hpp"
 
@@ -55,6 +63,20 @@ struct Progress {
   bool done = false;
 };
 
+// What the coordinator needs next (Trainer::request()). Pointers stay valid until the answer.
+struct ShardRequest {
+  enum class Kind {
+    kSetup,      // every shard: Shard::setup(*setup); then answerSetup()
+    kGradients,  // every shard: Shard::gradients(*weights) (k × m); answerGradients(Σ over shards)
+    kErrors,     // every shard: Shard::countErrors(*candidates) (width × m); answerErrors(Σ)
+    kDone,       // training finished: result() is ready
+  };
+  Kind kind = Kind::kDone;
+  const StepSetup* setup = nullptr;
+  const Eigen::MatrixXf* weights = nullptr;
+  const Eigen::MatrixXd* candidates = nullptr;
+};
+
 class Trainer {
  public:
   // Validates `data` and preprocesses it in place if it is not prepared yet (estimating private
@@ -63,8 +85,21 @@ class Trainer {
   Trainer(Dataset& data, const TrainOptions& options, random::Generator generator);
   ~Trainer();
 
-  // Runs up to `iterationBudget` noisy-GD iterations (≥ 1); returns true when training is done.
+  // Runs up to `iterationBudget` noisy-GD iterations (≥ 1) on the local table (one shard over
+  // every row); returns true when training is done. Not after detachRows().
   bool advance(std::uint64_t iterationBudget);
+
+  // Pull-style driving by an external set of shards holding the prepared rows (data().x split
+  // into contiguous blocks, in any number of shards). Starts the next step when needed (which
+  // draws Φ or PrivTune's θ from the generator). Sums must be over all n rows.
+  const ShardRequest& request();
+  void answerSetup();
+  void answerGradients(const Eigen::MatrixXd& sum);         // k × m
+  void answerErrors(const std::vector<std::uint64_t>& errors);  // m counts
+  // The prepared rows (valid until the Dataset dies; the caller copies them into shards).
+  const DataView& data() const noexcept { return data_; }
+  // The caller drives the trainer with request()/answer*() only and may free the rows.
+  void detachRows() noexcept;
   Progress progress() const;
   const TrainResult& result() const;  // once done
   const plan::Plan& plan() const noexcept { return result_.plan; }  // known before training
@@ -76,13 +111,19 @@ class Trainer {
   void setRunObserver(RunObserver observer) { observer_ = std::move(observer); }
 
  private:
+  enum class Phase { kIdle, kSetup, kIterate, kScore, kDone };
   void buildSchedule();
   void startStep();
+  void beginIteration();
+  void endIterations();
+  void recordRun(std::size_t candidate, const Eigen::VectorXd& w, double noisyScore);
   void finishStep();
-  void recordRun(std::size_t candidate, const Eigen::VectorXd& wTilde);
   void finish();
+  void expect(Phase phase, const char* what) const;
 
   DataView data_;
+  bool detached_ = false;
+  std::unique_ptr<Shard> local_;  // advance(): one shard over the whole local table
   TrainOptions options_;
   random::Generator generator_;
   TrainResult result_;
@@ -93,10 +134,17 @@ class Trainer {
   std::size_t step_ = 0;
   double completedWork_ = 0;
   std::vector<std::size_t> current_;  // candidates of the step in progress
-  RowMatrixXf phi_;
-  std::vector<float> projected_, scale_;
-  std::unique_ptr<NoisyGd> descent_;
-  std::unique_ptr<BatchedNoisyGd> batch_;
+  Phase phase_ = Phase::kIdle;
+  ShardRequest request_;
+  // The step in progress: noisy GD for its m candidates in lockstep (w₀ = 0; per iteration
+  // g = Σ_shards Σ_rows ∇ℓ + N(0, σ_j² I_k), w_j ← w_j − η_j g_j; SPEC §2.4), as NoisyGd
+  // (m = 1) and BatchedNoisyGd (m > 1) compute it.
+  StepSetup setup_;  // setup_.phi: Φ of a projected step
+  std::vector<NoisyGdParams> params_;
+  std::uint64_t t_ = 0, iterations_ = 0;
+  Eigen::MatrixXd w_, sum_, gradient_;
+  Eigen::MatrixXf wFloat_;
+  Eigen::MatrixXd outputs_;  // width × m: the step's candidates in the prepared feature space
   Eigen::VectorXd bestWeights_;
   double bestScore_ = 0;
   bool done_ = false;

@@ -1,0 +1,132 @@
+#include "dpmargin/learn/shard.hpp"
+
+#include <new>
+#include <string>
+
+#include "dpmargin/error.hpp"
+#include "dpmargin/learn/batched_gd.hpp"
+#include "dpmargin/learn/trainer.hpp"
+
+namespace dpmargin::learn {
+
+namespace {
+// Rows per block of BatchedNoisyGd::gradients' scratch (margins, coefficients): the same size
+// BatchedNoisyGd allocates for them.
+constexpr Eigen::Index kKernelBlockRows = 128;
+}  // namespace
+
+std::vector<std::size_t> shardBounds(std::size_t n, std::size_t shards) {
+  if (shards < 1) throwBadParameter("shards", "at least 1", 0.0);
+  if (n < shards) throwBadParameter("shards", "at most n", double(shards));
+  std::size_t align = 1;
+  for (std::size_t a : {kShardRowAlignment, std::size_t{128}}) {
+    if (n >= 2 * a * shards) {
+      align = a;
+      break;
+    }
+  }
+  std::vector<std::size_t> bounds(shards + 1, 0);
+  bounds[shards] = n;
+  for (std::size_t i = 1; i < shards; ++i) {
+    // Nearest multiple of `align` to i·n/shards (with n ≥ 2·align·shards every shard keeps ≥ align
+    // rows: the boundaries are strictly increasing).
+    const double target = double(n) * double(i) / double(shards);
+    bounds[i] = static_cast<std::size_t>(target / double(align) + 0.5) * align;
+    if (bounds[i] <= bounds[i - 1]) bounds[i] = bounds[i - 1] + 1;
+  }
+  return bounds;
+}
+
+Shard::Shard(std::size_t rows, std::size_t width) {
+  if (rows < 1) throwBadParameter("rows", "at least 1", 0.0);
+  if (width < 1) throwBadParameter("width", "at least 1", 0.0);
+  if (width > kMaxTableValues / rows) {
+    throw Error(ErrorCode::kOutOfMemory, "",
+                "a shard of " + std::to_string(rows) + " x " + std::to_string(width) +
+                    " values exceeds the table limit");
+  }
+  try {
+    x_.resize(rows * width);
+    y_.resize(rows);
+  } catch (const std::bad_alloc&) {
+    throw Error(ErrorCode::kOutOfMemory, "",
+                "out of memory for a shard of " + std::to_string(rows) + " x " +
+                    std::to_string(width) + " floats");
+  }
+  view_.x = x_.data();
+  view_.y = y_.data();
+  view_.n = rows;
+  view_.width = width;
+}
+
+Shard::Shard(const DataView& rows) : view_(rows) {}
+
+void Shard::setup(const StepSetup& s) {
+  if (view_.x == nullptr || view_.y == nullptr) {
+    throw Error(ErrorCode::kInternal, "", "shard has no rows");
+  }
+  const bool projected = s.phi.size() > 0;
+  if (projected && (static_cast<std::size_t>(s.phi.cols()) != view_.width ||
+                    static_cast<std::size_t>(s.phi.rows()) != s.dim)) {
+    throwBadParameter("phi", "k x width", double(s.phi.size()));
+  }
+  if (!projected && s.dim != view_.width) throwBadParameter("k", "the width when unprojected", double(s.dim));
+  if (s.c.size() < 1) throwBadParameter("c", "at least one hinge scale", 0.0);
+  rows_ = ClippedRows{};
+  rows_.y = view_.y;
+  rows_.n = view_.n;
+  rows_.k = s.dim;
+  if (projected) {
+    projectRows(view_, s.phi, projected_);  // z_i = Φ x_i for this shard's rows
+    rows_.z = projected_.data();
+    rows_.stride = s.dim;
+  } else {
+    projected_ = {};
+    rows_.z = view_.x;
+    rows_.stride = view_.width;
+  }
+  clipFactors(rows_.z, rows_.stride, rows_.n, rows_.k, s.clipRadius, scale_);
+  rows_.scale = scale_.data();
+  c_ = s.c;
+  const auto k = static_cast<Eigen::Index>(s.dim);
+  const Eigen::Index m = c_.size();
+  if (m == 1) {
+    wVector_ = Eigen::VectorXf::Zero(k);
+    scratch_ = Eigen::VectorXf::Zero(k);
+    gVector_ = Eigen::VectorXd::Zero(k);
+  } else {
+    margins_.resize(kKernelBlockRows, m);
+    coefficients_.resize(kKernelBlockRows, m);
+    blockGradient_.resize(k, m);
+  }
+  ready_ = true;
+}
+
+void Shard::gradients(const Eigen::MatrixXf& w, Eigen::MatrixXd& out) {
+  if (!ready_) throw Error(ErrorCode::kInternal, "", "shard gradients before setup");
+  if (w.rows() != static_cast<Eigen::Index>(rows_.k) || w.cols() != c_.size()) {
+    throwBadParameter("weights", "k x m for the current step", double(w.size()));
+  }
+  out.resize(w.rows(), w.cols());
+  if (c_.size() == 1) {
+    // NoisyGd's kernel: exactly what a one-candidate run computes.
+    wVector_ = w.col(0);
+    hingeGradientSum(rows_, c_[0], wVector_, scratch_, gVector_);
+    out.col(0) = gVector_;
+  } else {
+    BatchedNoisyGd::gradients(rows_, c_, w, margins_, coefficients_, blockGradient_, out);
+  }
+}
+
+void Shard::countErrors(const Eigen::MatrixXd& w, std::uint64_t* out) const {
+  if (static_cast<std::size_t>(w.rows()) != view_.width) {
+    throwBadParameter("weights", "of length " + std::to_string(view_.width), double(w.rows()));
+  }
+  std::vector<double> column(view_.width);
+  for (Eigen::Index j = 0; j < w.cols(); ++j) {
+    Eigen::Map<Eigen::VectorXd>(column.data(), w.rows()) = w.col(j);
+    out[j] = learn::countErrors(view_, column);
+  }
+}
+
+}  // namespace dpmargin::learn

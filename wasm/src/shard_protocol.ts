@@ -1,0 +1,34 @@
+// Messages between the coordinating thread (train.ts) and a shard worker (shard_service.ts).
+// Every request gets exactly one reply, in order. Only sums over the shard's rows come back;
+// noise, randomness and selection never leave the coordinator (docs/SHARDING.md).
+
+/** How a shard worker finds the WebAssembly binary: the bytes, or a URL, or its default. */
+export interface ShardInit { type: "init"; wasmBinary?: ArrayBuffer; wasmUrl?: string }
+
+export type ShardMessage =
+  | ShardInit
+  /** Prepared rows (row-major float32, labels ±1); the buffers are transferred, not copied. */
+  | { type: "load"; rows: number; width: number; x: Float32Array; y: Int8Array }
+  | { type: "setup"; k: number; clipRadius: number; phi: Float32Array | null; c: Float64Array }
+  | { type: "gradients"; weights: Float32Array }
+  | { type: "errors"; m: number; weights: Float64Array };
+
+export type ShardReply =
+  | { type: "ok" }
+  /** Σ over the shard's rows of the hinge gradients, k × m column-major. */
+  | { type: "gradients"; sum: Float64Array }
+  /** #{i : y_i⟨w_j, x_i⟩ ≤ 0} over the shard's rows, per candidate j. */
+  | { type: "errors"; counts: Float64Array }
+  | { type: "error"; code: string; message: string; parameter?: string };
+
+/** A running shard worker, whatever the platform (Web Worker or worker_threads). */
+export interface ShardPort {
+  post(message: ShardMessage, transfer?: Transferable[]): void;
+  /** Set by the caller: every reply, and a fatal failure (the worker died or could not start). */
+  onReply: (reply: ShardReply) => void;
+  onFailure: (message: string) => void;
+  terminate(): void;
+}
+
+/** Starts one shard worker. */
+export type ShardSpawner = () => ShardPort;

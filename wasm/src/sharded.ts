@@ -1,0 +1,129 @@
+// Training with the prepared rows split over worker threads (docs/SHARDING.md). The calling
+// thread keeps the coordinator — the core Trainer with the plan, the generator, the iterates,
+// the noise and the selection — and the shard workers only return sums over their rows: the
+// partial hinge-gradient sums at the current weights, and error counts. The coordinator adds
+// the partial sums and adds the Gaussian noise once, so the mechanism and its accounting are
+// those of a one-thread run. No SharedArrayBuffer: rows are transferred once, weights and
+// sums are small messages per iteration.
+import type { CoreDataset, CoreModule, CoreTrainer } from "./wasm/dpmargin_core.mjs";
+import { DpMarginError, type DpMarginErrorCode } from "./errors.js";
+import { unwrap } from "./status.js";
+import { TARGET_CHUNK_MS, cancelled, now } from "./chunked.js";
+import type { ShardInit, ShardMessage, ShardPort, ShardReply, ShardSpawner } from "./shard_protocol.js";
+
+/** How this module starts shard workers and tells them where the wasm is. */
+export interface ShardHost {
+  spawn: ShardSpawner;
+  init: ShardInit;
+}
+
+/** Largest accepted `workers` option. */
+export const MAX_WORKERS = 8;
+
+class ShardClient {
+  readonly #port: ShardPort;
+  #pending: { resolve: (reply: ShardReply) => void; reject: (error: DpMarginError) => void }[] = [];
+  #failure: DpMarginError | null = null;
+
+  constructor(port: ShardPort) {
+    this.#port = port;
+    port.onReply = (reply) => {
+      const waiting = this.#pending.shift();
+      if (!waiting) return;
+      if (reply.type === "error") {
+        waiting.reject(new DpMarginError(reply.code as DpMarginErrorCode, reply.message, reply.parameter));
+      } else {
+        waiting.resolve(reply);
+      }
+    };
+    port.onFailure = (message) => {
+      this.#failure = new DpMarginError("INTERNAL", `a training worker stopped: ${message}`);
+      for (const waiting of this.#pending.splice(0)) waiting.reject(this.#failure);
+    };
+  }
+
+  call<T extends ShardReply>(message: ShardMessage, transfer: Transferable[] = []): Promise<T> {
+    if (this.#failure) return Promise.reject(this.#failure);
+    return new Promise<T>((resolve, reject) => {
+      this.#pending.push({ resolve: resolve as (reply: ShardReply) => void, reject });
+      try {
+        this.#port.post(message, transfer);
+      } catch (error) {
+        this.#pending.pop();
+        reject(new DpMarginError("INTERNAL", `cannot message a training worker: ${(error as Error)?.message ?? error}`));
+      }
+    });
+  }
+
+  terminate(): void {
+    this.#port.terminate();
+  }
+}
+
+/**
+ * Drives `trainer` (started on `dataset`, rows prepared) with `count` shard workers until it is
+ * done. The prepared rows are copied out of wasm memory one shard at a time and transferred
+ * (not copied again) to the workers; the dataset is released before the first iteration.
+ * `afterChunk(done)` runs every ~TARGET_CHUNK_MS and once at the end. Workers are terminated
+ * on success, error and cancellation.
+ * @throws DpMarginError CANCELLED when `signal` aborts; a shard's error code when one fails
+ * (INTERNAL when a worker dies, WASM_LOAD when it cannot load the module).
+ */
+export async function trainOnShards(core: CoreModule, trainer: CoreTrainer, dataset: CoreDataset,
+  count: number, host: ShardHost, afterChunk: (done: boolean) => void,
+  signal: AbortSignal | undefined): Promise<void> {
+  let abort: (error: DpMarginError) => void = () => {};
+  const aborted = new Promise<never>((_, reject) => { abort = reject; });
+  aborted.catch(() => {});
+  const onAbort = () => abort(cancelled("training"));
+  signal?.addEventListener("abort", onAbort);
+  const wait = <T>(work: Promise<T>): Promise<T> => Promise.race([work, aborted]);
+  const shards: ShardClient[] = [];
+  try {
+    if (signal?.aborted) throw cancelled("training");
+    try {
+      for (let i = 0; i < count; i++) shards.push(new ShardClient(host.spawn()));
+    } catch (error) {
+      throw new DpMarginError("INTERNAL", `cannot start ${count} training workers: ${(error as Error)?.message ?? error}`);
+    }
+    await wait(Promise.all(shards.map((s) => s.call(host.init))));
+    const width = dataset.width();
+    const n = dataset.labels().length;
+    const bounds = unwrap(core.shardBounds(n, count));
+    // One shard at a time, so at most one shard's copy is in flight next to the wasm table.
+    for (let i = 0; i < count; i++) {
+      const x = dataset.features().slice(bounds[i] * width, bounds[i + 1] * width);
+      const y = dataset.labels().slice(bounds[i], bounds[i + 1]);
+      await wait(shards[i].call({ type: "load", rows: bounds[i + 1] - bounds[i], width, x, y }, [x.buffer, y.buffer]));
+    }
+    trainer.detachRows();
+    dataset.release();  // the coordinator keeps no rows (wasm memory is reused, not returned)
+    let last = now();
+    for (;;) {
+      if (signal?.aborted) throw cancelled("training");
+      const request = unwrap(trainer.request());
+      if (request.kind === "done") break;
+      if (request.kind === "setup") {
+        const { k, clipRadius, phi, c } = request;
+        await wait(Promise.all(shards.map((s) => s.call({ type: "setup", k, clipRadius, phi, c }))));
+        unwrap(trainer.answerSetup());
+      } else if (request.kind === "gradients") {
+        const replies = await wait(Promise.all(shards.map((s) =>
+          s.call<Extract<ShardReply, { type: "gradients" }>>({ type: "gradients", weights: request.weights }))));
+        unwrap(trainer.answerGradients(replies.map((r) => r.sum)));
+      } else {
+        const replies = await wait(Promise.all(shards.map((s) =>
+          s.call<Extract<ShardReply, { type: "errors" }>>({ type: "errors", m: request.m, weights: request.weights }))));
+        unwrap(trainer.answerErrors(replies.map((r) => r.counts)));
+      }
+      if (now() - last >= TARGET_CHUNK_MS) {
+        afterChunk(false);
+        last = now();
+      }
+    }
+    afterChunk(true);
+  } finally {
+    signal?.removeEventListener("abort", onAbort);
+    for (const s of shards) s.terminate();
+  }
+}
