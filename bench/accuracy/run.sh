@@ -6,7 +6,8 @@
 #   bash bench/accuracy/run.sh final  [SEEDS=5]   chosen defaults vs paper vs pre-change, ε ∈ {0.5,1,2,4,8}
 #   bash bench/accuracy/run.sh summary            tables + plot from the CSVs (no training)
 # Appends to bench/results/accuracy-<phase>.csv (rows already present are skipped, so an
-# interrupted run resumes); set JOBS=2 to run two trainings at once.
+# interrupted run resumes); JOBS=2 runs two trainings at once; VARIANTS="a b" runs only those;
+# TABLES="x y" only those tables.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 phase=${1:?design|final|summary}
@@ -33,23 +34,27 @@ base|$BASE
 T50|$BASE maxIterations=50
 T100|$BASE maxIterations=100
 T400|$BASE maxIterations=400
-T1000|$BASE maxIterations=1000
-D0.5|$BASE stepScale=0.5
 D2|$BASE stepScale=2
 D4|$BASE stepScale=4
 D8|$BASE stepScale=8
 last|$BASE output=last
-c0.5|$BASE hingeScale=0.5
-c2|$BASE hingeScale=2
+prune10|$BASE pruning=noise-floor pruneRatio=10
 prune30|$BASE pruning=noise-floor pruneRatio=30
 prune100|$BASE pruning=noise-floor pruneRatio=100
 prune300|$BASE pruning=noise-floor pruneRatio=300
+c2|$BASE hingeScale=2
+c0.5|$BASE hingeScale=0.5
+unitnorm|$BASE ranges=none
+iter-datarange|$BASE ranges=data
 privtune5|$BASE selector=privtune expectedRuns=5 ranges=data
 privtune10|$BASE selector=privtune expectedRuns=10 ranges=data
 privtune20|$BASE selector=privtune expectedRuns=20 ranges=data
-iter-datarange|$BASE ranges=data
 population|$BASE score=population
-unitnorm|$BASE ranges=none
+T400+D4|$BASE maxIterations=400 stepScale=4
+T200+D4+last|$BASE stepScale=4 output=last
+T400+last|$BASE maxIterations=400 output=last
+T400+D4+last|$BASE maxIterations=400 stepScale=4 output=last
+T200+D2+last|$BASE stepScale=2 output=last
 V
 }
 final_variants() {
@@ -67,6 +72,7 @@ run_phase() {
   local jobs=()
   while IFS='|' read -r name args; do
     [ -n "$name" ] || continue
+    [ -z "${VARIANTS:-}" ] || [[ " $VARIANTS " == *" $name "* ]] || continue
     for eps in $epsilons; do
       for ds in $TABLES; do
         local done_rows
