@@ -101,13 +101,15 @@ try {
       out.error = "the installed package has no setTargetChunkMsForBenchmarks (dist/chunked.js)";
     } else {
       const reps = cfg.reps ?? 3;
-      const runs = { progress: [], fewChunks: [] };
+      // Optional third mode "chunksOnly" (default chunking, no callback) separates the two costs.
+      const modes = cfg.modes ?? ["progress", "fewChunks"];
+      const runs = Object.fromEntries(modes.map((m) => [m, []]));
       let model = null;
       // Warm-up (discarded): lets V8 tier the hot wasm functions up (Liftoff → TurboFan) first.
       await trainOnce({ maxIterations: Math.max(10, Math.round(options().maxIterations / 10)) });
       for (let i = 0; i < reps; i++) {
-        for (const mode of i % 2 ? ["fewChunks", "progress"] : ["progress", "fewChunks"]) {  // ABBA…
-          chunked.setTargetChunkMsForBenchmarks(mode === "progress" ? 0 : Infinity);
+        for (const mode of i % 2 ? [...modes].reverse() : modes) {  // A B, B A, …
+          chunked.setTargetChunkMsForBenchmarks(mode === "fewChunks" ? Infinity : 0);
           const r = await trainOnce(mode === "progress" ? { onProgress: true } : {});
           runs[mode].push({ trainSeconds: r.trainSeconds, cpuSeconds: r.cpuSeconds, progressCalls: r.progressCalls, selectedMargin: r.result.report.selectedMargin });
           model = r.result.model;
