@@ -8,6 +8,8 @@
 //   trainSeconds = copy into the core's Dataset + validate + preprocess + M* (Trainer until done)
 //                  — the same boundary as the package's train() on a typed array;
 // peakRssTrainKb = getrusage max RSS right after training (before the test table is loaded);
+// vmHwmTrainKb = the peak RSS of training alone (VmHWM reset just before it; Linux), and
+// vmRssBeforeTrainKb = the RSS at that moment (the caller's raw table loaded);
 // the raw table stays alive during training, as the caller's array does in JavaScript.
 // Seeded generator: a benchmark, not a private release.
 #include <sys/resource.h>
@@ -15,6 +17,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <map>
 #include <string>
 
@@ -31,6 +34,32 @@ long maxRssKb() {
   rusage u{};
   getrusage(RUSAGE_SELF, &u);
   return u.ru_maxrss;
+}
+
+// Linux: a field of /proc/self/status in kB (VmRSS, VmHWM), −1 if unavailable.
+long procStatusKb(const char* field) {
+  FILE* f = std::fopen("/proc/self/status", "r");
+  if (!f) return -1;
+  char line[256];
+  long kb = -1;
+  const std::size_t len = std::strlen(field);
+  while (std::fgets(line, sizeof line, f)) {
+    if (std::strncmp(line, field, len) == 0 && line[len] == ':') {
+      kb = std::atol(line + len + 1);
+      break;
+    }
+  }
+  std::fclose(f);
+  return kb;
+}
+
+// Linux ≥ 4.0: writing 5 to clear_refs resets VmHWM, so the training's own peak can be read
+// even when loading (e.g. the CSV reader's vector growth) peaked higher.
+bool resetPeakRss() {
+  FILE* f = std::fopen("/proc/self/clear_refs", "w");
+  if (!f) return false;
+  const bool ok = std::fputs("5", f) >= 0;
+  return std::fclose(f) == 0 && ok;
 }
 
 double since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
@@ -87,6 +116,8 @@ int main(int argc, char** argv) {
     const double loadSeconds = since(t0);
     const std::uint32_t checksum = synth ? bench::synthetic::checksum(train.x.data(), train.n, train.d, train.d, train.y.data()) : 0;
     const long rssBeforeTrainKb = maxRssKb();
+    const bool hwmReset = resetPeakRss();
+    const long vmRssBeforeTrainKb = procStatusKb("VmRSS");
 
     learn::Preprocessing pre;  // package defaults: intercept, unit-norm rows, b = 1, no ranges
     auto t1 = Clock::now();
@@ -101,6 +132,7 @@ int main(int argc, char** argv) {
     }
     const double trainSeconds = since(t1);
     const long peakRssTrainKb = maxRssKb();
+    const long vmHwmTrainKb = hwmReset ? procStatusKb("VmHWM") : -1;
     const learn::TrainResult& r = trainer.result();
 
     const bench::Table test = synth ? synthTable(std::stoul(o["nTest"]), sd, dataSeed, 2, &oracleTest)
@@ -116,10 +148,11 @@ int main(int argc, char** argv) {
         "{\"n\":%zu,\"d\":%zu,\"maxIterations\":%s,\"seed\":%s,\"loadSeconds\":%.6f,\"trainSeconds\":%.6f,"
         "\"testAccuracy\":%.6f,\"trainAccuracy\":%.6f,\"selectedMargin\":%.9g,\"candidates\":%zu,"
         "\"rssStartKb\":%ld,\"rssBeforeTrainKb\":%ld,\"peakRssTrainKb\":%ld,\"oracleTrain\":%.6f,"
-        "\"oracleTest\":%.6f,\"checksum\":\"%08x\",\"nTest\":%zu}\n",
+        "\"oracleTest\":%.6f,\"checksum\":\"%08x\",\"nTest\":%zu,\"vmRssBeforeTrainKb\":%ld,\"vmHwmTrainKb\":%ld}\n",
         train.n, train.d, o["maxIterations"].c_str(), o["seed"].c_str(), loadSeconds, trainSeconds, testAcc,
         trainAcc, r.plan.candidates[r.selectedCandidate].gamma, r.plan.candidates.size(), rssStartKb,
-        rssBeforeTrainKb, peakRssTrainKb, oracleTrain, oracleTest, checksum, test.n);
+        rssBeforeTrainKb, peakRssTrainKb, oracleTrain, oracleTest, checksum, test.n, vmRssBeforeTrainKb,
+        vmHwmTrainKb);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "perf_native: %s\n", e.what());
     return 1;

@@ -3,6 +3,7 @@
 // bench/results/perf.json (every run, raw) and docs/BENCHMARKS.md (summary tables).
 //   node bench/perf/run_all.mjs [--quick] [--seeds N] [--envs native,node,chromium,chromium2]
 //                               [--tables a,b,…] [--no-10x] [--progress-reps N] [--note TEXT]
+//   node bench/perf/run_all.mjs --render   (summaries + BENCHMARKS.md again from perf.json's raw runs)
 // Tables: syn-<n>x<d> (synthetic.mjs) and real tables by name. Seeded runs (benchmarks, NOT
 // private releases). See bench/perf/README.md for what every number means.
 import { spawnSync } from "node:child_process";
@@ -32,7 +33,7 @@ const tenX = !quick && !flag("--no-10x");
 const progressReps = Number(value("--progress-reps", quick ? "2" : "3"));
 const note = value("--note", null);  // printed at the top of BENCHMARKS.md (e.g. "trial run, busy machine")
 const EPSILON = 1, DELTA = 1e-5;
-const T = DEFAULT_MAX_ITERATIONS;  // the package's default, read from dist/
+let T = DEFAULT_MAX_ITERATIONS;  // the package's default, read from dist/
 
 const SYNTHETIC = [];
 for (const n of [1000, 10000, 50000]) {
@@ -134,8 +135,21 @@ function ceiling(table) {
   }
 }
 
+// --render: recompute the summaries and BENCHMARKS.md from the raw runs in bench/results/perf.json
+// (e.g. after a change of presentation), without running anything.
+const renderOnly = flag("--render");
+let runs = [], progress = [], ceilings = {};
+let twoWorkers = envs.includes("chromium2") ? "unknown" : "skipped";
+if (renderOnly) {
+  const old = JSON.parse(readFileSync("bench/results/perf.json", "utf8"));
+  ({ runs, progress, ceilings } = old);
+  Object.assign(meta, old.meta, { rendered: new Date().toISOString() });
+  twoWorkers = old.meta.twoWorkers;
+  T = old.meta.defaultMaxIterations;
+  tables = tables.filter((t) => runs.some((r) => r.table === t.name));
+} else {
 // ---- the runs ----
-const runs = [];
+
 const record = (table, env, maxIterations, seed, r) => {
   const row = { ...r, tableConfig: r.table, table: table.name, kind: table.kind, env, maxIterations, seed };
   if (row.status === "ok" && row.n && row.d) row.dataBytes = dataBytes(row);
@@ -146,7 +160,7 @@ const record = (table, env, maxIterations, seed, r) => {
     (row.status !== "ok" ? ` ${(row.error ?? "").slice(0, 160)}` : ""));
 };
 
-let twoWorkers = envs.includes("chromium2") ? "unknown" : "skipped";
+
 for (const table of tables) {
   const cfgTable = table.kind === "synthetic" ? { kind: "synthetic", n: table.n, d: table.d } : { kind: "real", name: table.name };
   for (const seed of seeds) {
@@ -176,7 +190,7 @@ if (tenX && envs.includes("native")) {
 }
 
 // Chunking + progress-callback overhead, Node and Chromium (one worker).
-const progress = [];
+
 const summarizeProgress = (env, r) => {
   if (r.status !== "ok") return { env, status: r.status, error: r.error };
   const stat = (k, f, field) => f(r.runs[k].map((x) => x[field]));
@@ -208,11 +222,13 @@ if (!only || only.split(",").includes(PROGRESS_TABLE.name)) {
 }
 
 // Non-private ceiling (LinearSVC) for the real tables.
-const ceilings = {};
+
 for (const table of tables.filter((t) => t.kind === "real")) {
   ceilings[table.name] = ceiling(table);
   log(`ceiling ${table.name}: ${ceilings[table.name].status} ${ceilings[table.name].test_accuracy ?? ceilings[table.name].reason ?? ""}`);
 }
+
+}  // !renderOnly
 
 // ---- summary ----
 function median(xs) {
@@ -226,7 +242,9 @@ const mean = (xs) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : nu
 // Peak memory per environment: the peak, the pre-data baseline it grew from, and the wasm memory.
 function memory(r) {
   switch (r.env) {
-    case "native": return { peakKb: r.peakRssTrainKb, baselineKb: r.rssStartKb, dataKb: r.rssBeforeTrainKb, what: "process RSS peak (getrusage) after training" };
+    case "native": return { peakKb: r.peakRssTrainKb, baselineKb: r.rssStartKb, what: "process RSS peak (getrusage) after training",
+      // The training's own peak over the RSS with the raw table loaded (VmHWM reset before it).
+      libraryKb: r.vmHwmTrainKb > 0 ? r.vmHwmTrainKb - r.vmRssBeforeTrainKb : r.peakRssTrainKb - r.rssBeforeTrainKb };
     case "node": return { peakKb: r.peakRssTrainKb, baselineKb: r.rssLoadedKb, dataKb: r.rssDataKb, wasmBytes: r.wasmMemoryBytes, what: "process maxRSS after training" };
     default: return { peakKb: r.rendererPeakRssTrainKb, baselineKb: r.rendererRssReadyKb, wasmBytes: r.wasmMemoryBytes, what: "renderer VmHWM after training" };
   }
@@ -251,7 +269,7 @@ for (const table of tables) {
       const wasmBytes = median(mem.map((m) => m.wasmBytes ?? NaN));
       // The library's own footprint: native — RSS growth once the caller's raw table exists;
       // wasm — the WebAssembly memory (everything the package allocates lives there).
-      const libraryBytes = env === "native" ? median(mem.map((m) => m.peakKb - m.dataKb)) * 1024 : wasmBytes;
+      const libraryBytes = env === "native" ? median(mem.map((m) => m.libraryKb)) * 1024 : wasmBytes;
       summary.push({
         table: table.name, kind: table.kind, env, maxIterations, status: "ok", seeds: ok.map((r) => r.seed),
         n: ok[0].n, d: ok[0].d, dataBytes: db,
@@ -259,7 +277,7 @@ for (const table of tables) {
         loadSeconds: median(ok.map((r) => r.loadSeconds)),
         testAccuracy: mean(ok.map((r) => r.testAccuracy)), testAccuracies: ok.map((r) => r.testAccuracy),
         selectedMargins: ok.map((r) => r.selectedMargin), candidates: ok[0].candidates,
-        oracleTestAccuracy: ok[0].oracleTest ?? null, checksum: ok[0].checksum ?? null,
+        oracleTestAccuracy: ok[0].oracleTest >= 0 ? ok[0].oracleTest : null, checksum: ok[0].checksum ?? null,
         peakMemoryBytes: peakKb * 1024, memoryBaselineBytes: median(mem.map((m) => m.baselineKb)) * 1024,
         peakMemoryMeasure: mem[0].what, growthOverData: (growthKb * 1024) / db,
         wasmMemoryBytes: Number.isFinite(wasmBytes) ? wasmBytes : null,
@@ -294,8 +312,10 @@ for (const table of tables.filter((t) => t.kind === "real")) {
     secondsDefault: a.trainSeconds, secondsTen: b.trainSeconds, tenMinusDefaultPoints: diffPoints, withinOnePoint: diffPoints <= 1 });
 }
 
-meta.suiteWallSeconds = (Date.now() - started) / 1000;
-meta.loadAverageAtEnd = sh("cat", ["/proc/loadavg"]);
+if (!renderOnly) {
+  meta.suiteWallSeconds = (Date.now() - started) / 1000;
+  meta.loadAverageAtEnd = sh("cat", ["/proc/loadavg"]);
+}
 meta.twoWorkers = twoWorkers;
 meta.realTables = Object.fromEntries(realMeta.filter((m) => tables.some((t) => t.name === m.name))
   .map((m) => [m.name, { rows_train: m.rows_train, rows_test: m.rows_test, columns: m.columns, sha256_train: m.sha256_train }]));
@@ -316,6 +336,7 @@ function markdown({ meta, summary, ratios, iterations, progress, ceilings }) {
   L.push(`Generated by \`${meta.commands[0]}\` (bench/perf/, see [bench/perf/README.md](../bench/perf/README.md)) on ${meta.date}; ` +
     "every number below comes from that run (raw per-run data: [bench/results/perf.json](../bench/results/perf.json)). Do not edit by hand.", "");
   if (meta.note) L.push(`> **Note:** ${meta.note}`, "");
+  if (meta.rendered) L.push(`(Tables re-rendered on ${meta.rendered} from the raw runs in perf.json by \`node bench/perf/run_all.mjs --render\`.)`, "");
   L.push(`Full M* training (iter selector, tight calibration, package defaults), ε = ${meta.epsilon}, δ = ${meta.delta}, ` +
     `maxIterations = ${meta.defaultMaxIterations} (the package default${meta.tenX ? `; also 10× = ${10 * meta.defaultMaxIterations} natively on the real tables` : ""}). ` +
     `Seeded runs (seed${meta.seeds.length > 1 ? "s" : ""} ${meta.seeds.join(", ")}): deterministic, **not private** — fine for timing. ` +
@@ -357,7 +378,7 @@ function markdown({ meta, summary, ratios, iterations, progress, ceilings }) {
     "which hosts the worker, right after training (from /proc; `performance.measureUserAgentSpecificMemory` needs cross-origin isolation). " +
     "*growth ÷ data* = (peak − the pre-data baseline: native process start / Node after `load()` / renderer once the worker has loaded the module) ÷ data size. " +
     "*wasm MB*: the WebAssembly memory after training (it never shrinks, so it is its peak). " +
-    "*library ÷ data*: the library's own footprint — native: peak RSS − RSS once the caller's raw table exists; Node and Chromium: the wasm memory. " +
+    "*library ÷ data*: the library's own footprint — native: the peak RSS of training alone (VmHWM reset just before it) − the RSS with the caller's raw table loaded; Node and Chromium: the wasm memory. " +
     "Target: library ÷ data ≤ 2.5×. Synthetic tables go through `train()` with a typed array the caller keeps, so *growth* includes that 1× copy (native: the raw table, likewise); " +
     "real tables go through `trainCsv` (streamed straight into wasm memory) in Node and Chromium. Small tables are dominated by fixed costs " +
     "(runtime, the initial 32 MiB wasm memory).", "");
