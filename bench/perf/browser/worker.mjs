@@ -1,0 +1,109 @@
+// Bench worker: the package's API in ONE module worker (training runs here, not on the page).
+// Timings are performance.now() around the train()/trainCsv() call inside this worker: no
+// postMessage, worker start-up or wasm instantiation is included.
+import { load, DEFAULT_MAX_ITERATIONS } from "dpmargin";
+import * as chunked from "dpmargin-chunked";
+import { generate, checksum } from "../synthetic.mjs";
+
+const now = () => performance.now();
+let dp = null;
+let last = null;  // { cfg, model }
+
+const options = (cfg, extra = {}) => ({
+  epsilon: cfg.epsilon ?? 1, delta: cfg.delta ?? 1e-5, seed: cfg.seed ?? 1,
+  maxIterations: cfg.maxIterations ?? DEFAULT_MAX_ITERATIONS,
+  ...(cfg.workers !== undefined ? { workers: cfg.workers } : {}), ...extra,
+});
+
+const accuracy = (labels, truth) => {
+  let ok = 0;
+  for (let i = 0; i < labels.length; i++) if ((labels[i] > 0) === (truth[i] > 0)) ok++;
+  return ok / labels.length;
+};
+
+async function trainOnce(cfg, extra = {}) {
+  let calls = 0;
+  const progress = extra.onProgress === true ? { onProgress: () => { calls++; } } : {};
+  const opts = options(cfg, { ...extra, ...progress });
+  const t = cfg.table;
+  if (t.kind === "synthetic") {
+    const t0 = now();
+    const data = generate(t.n, t.d, cfg.dataSeed ?? 20261121, 1);
+    const t1 = now();
+    const result = await dp.train({ features: data.features, columns: data.columns, labels: data.labels }, opts);
+    const t2 = now();
+    return { result, data, loadSeconds: (t1 - t0) / 1000, trainSeconds: (t2 - t1) / 1000, totalSeconds: (t2 - t0) / 1000, progressCalls: calls };
+  }
+  // Real table: fetched from the local server as a Blob, then the package's streaming CSV path.
+  // Load = fetch + both CSV passes (until the last pass-2 progress event); training = the rest.
+  let loaded = NaN;
+  const t0 = now();
+  const blob = await (await fetch(`/data/${t.name}_train.csv`)).blob();
+  const result = await dp.trainCsv(blob, { label: "label", onProgress: (p) => { if (p.pass === 2) loaded = now(); } }, opts);
+  const t2 = now();
+  return { result, loadSeconds: (loaded - t0) / 1000, trainSeconds: (t2 - loaded) / 1000, totalSeconds: (t2 - t0) / 1000, progressCalls: calls };
+}
+
+async function testAccuracy(cfg, model) {
+  const t = cfg.table;
+  if (t.kind === "synthetic") {
+    const nTest = cfg.nTest ?? 5000;
+    const test = generate(nTest, t.d, cfg.dataSeed ?? 20261121, 2);
+    return { testAccuracy: accuracy(model.predict(test.features).labels, test.labels), oracleTest: test.oracleAccuracy, nTest };
+  }
+  const blob = await (await fetch(`/data/${t.name}_test.csv`)).blob();
+  const p = await model.predictCsv(blob, { label: "label" });
+  return { testAccuracy: accuracy(p.labels, p.truth), nTest: p.labels.length };
+}
+
+const describe = (error) => ({ error: `${error?.code ?? ""} ${error?.message ?? error}`.trim(), errorCode: error?.code ?? null });
+
+self.onmessage = async ({ data: msg }) => {
+  try {
+    if (!dp) {
+      const t0 = now();
+      dp = await load();
+      self.loadSeconds = (now() - t0) / 1000;
+    }
+    if (msg.type === "ready") {
+      postMessage({ library: dp.version, defaultMaxIterations: DEFAULT_MAX_ITERATIONS, wasmLoadSeconds: self.loadSeconds, wasmMemoryBytes: dp.memoryBytes });
+    } else if (msg.type === "train") {
+      const r = await trainOnce(msg.cfg);
+      last = { cfg: msg.cfg, model: r.result.model };
+      const rep = r.result.report;
+      postMessage({
+        n: rep.n, d: rep.d - 1, maxIterations: rep.maxIterations, loadSeconds: r.loadSeconds, trainSeconds: r.trainSeconds,
+        totalSeconds: r.totalSeconds, reportElapsedSeconds: rep.elapsedMs / 1000, selectedMargin: rep.selectedMargin,
+        candidates: rep.candidates.length, wasmMemoryBytes: dp.memoryBytes,
+        ...(r.data ? { oracleTrain: r.data.oracleAccuracy, checksum: checksum(r.data) } : {}),
+      });
+    } else if (msg.type === "test") {
+      postMessage(await testAccuracy(last.cfg, last.model));
+    } else if (msg.type === "progress") {
+      // As node_run.mjs: A = default chunking + onProgress, B = fewest chunks, no callback.
+      if (typeof chunked.setTargetChunkMsForBenchmarks !== "function") {
+        postMessage({ error: "the installed package has no setTargetChunkMsForBenchmarks (dist/chunked.js)" });
+        return;
+      }
+      const reps = msg.cfg.reps ?? 3;
+      // Optional third mode "chunksOnly" (default chunking, no callback) separates the two costs.
+      const modes = msg.cfg.modes ?? ["progress", "fewChunks"];
+      const runs = Object.fromEntries(modes.map((m) => [m, []]));
+      let model = null;
+      // Warm-up (discarded): lets V8 tier the hot wasm functions up (Liftoff → TurboFan) first.
+      await trainOnce(msg.cfg, { maxIterations: Math.max(10, Math.round(options(msg.cfg).maxIterations / 10)) });
+      for (let i = 0; i < reps; i++) {
+        for (const mode of i % 2 ? [...modes].reverse() : modes) {  // A B, B A, …
+          chunked.setTargetChunkMsForBenchmarks(mode === "fewChunks" ? Infinity : 0);
+          const r = await trainOnce(msg.cfg, mode === "progress" ? { onProgress: true } : {});
+          runs[mode].push({ trainSeconds: r.trainSeconds, progressCalls: r.progressCalls, selectedMargin: r.result.report.selectedMargin });
+          model = r.result.model;
+        }
+      }
+      chunked.setTargetChunkMsForBenchmarks(0);
+      postMessage({ reps, runs, ...(await testAccuracy(msg.cfg, model)) });
+    }
+  } catch (error) {
+    postMessage(describe(error));
+  }
+};

@@ -1,0 +1,125 @@
+// Headless Chromium side of bench/perf (run.sh): for each configuration, a FRESH browser (so
+// the renderer's peak RSS belongs to it), the bench page (build-perf-web/, built from
+// bench/perf/browser by run.sh) served on 127.0.0.1 with the data under /data/, and training
+// in ONE module worker (optionally with { workers: 2 } in the train options).
+//   node bench/perf/chromium_run.mjs '[{"table":{"kind":"synthetic","n":1000,"d":50},"seed":1}]'
+// Prints a JSON array (one object per configuration).
+// Memory: wasmMemoryBytes = the worker's WebAssembly memory after training (it never shrinks,
+// so this is its peak); rendererPeakRssTrainKb = VmHWM
+// of the page's renderer process (Linux /proc; the renderer with the largest peak among our
+// descendants: Chromium keeps spare ones) read right after training, before the test table is
+// loaded; rendererRssReadyKb = its VmRSS once the worker has instantiated the module.
+import { createServer } from "node:http";
+import { readFile, stat } from "node:fs/promises";
+import { readFileSync, readdirSync } from "node:fs";
+import { extname, join, normalize } from "node:path";
+import { fileURLToPath } from "node:url";
+import { execFileSync } from "node:child_process";
+import { chromium } from "playwright-core";
+
+const repo = fileURLToPath(new URL("../../", import.meta.url));
+const site = join(repo, "build-perf-web");
+const dataDir = process.env.DPMARGIN_BENCH_DATA ?? join(repo, "bench/.data");
+const TYPES = { ".html": "text/html; charset=utf-8", ".js": "text/javascript", ".mjs": "text/javascript",
+  ".wasm": "application/wasm", ".json": "application/json", ".csv": "text/csv" };
+
+async function serve() {
+  const server = createServer(async (req, res) => {
+    try {
+      const path = decodeURIComponent(new URL(req.url, "http://localhost").pathname);
+      const [root, rel] = path.startsWith("/data/") ? [dataDir, path.slice(6)] : [site, path.slice(1) || "index.html"];
+      const file = join(root, normalize(rel).replace(/^(\.\.[/\\])+/, ""));
+      if (!(await stat(file)).isFile()) throw new Error("not a file");
+      res.writeHead(200, { "content-type": TYPES[extname(file)] ?? "application/octet-stream" });
+      res.end(await readFile(file));
+    } catch {
+      res.writeHead(404).end("not found");
+    }
+  });
+  await new Promise((r) => server.listen(0, "127.0.0.1", r));
+  return { url: `http://127.0.0.1:${server.address().port}/`, close: () => new Promise((r) => server.close(r)) };
+}
+
+// Renderer processes among our descendants (Chromium's --type=renderer).
+function renderers() {
+  const parent = new Map();
+  for (const pid of readdirSync("/proc").filter((p) => /^\d+$/.test(p))) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+      parent.set(Number(pid), Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]));
+    } catch { /* gone */ }
+  }
+  const mine = (pid) => { for (let p = pid, i = 0; p > 1 && i < 50; p = parent.get(p) ?? 0, i++) if (p === process.pid) return true; return false; };
+  const out = [];
+  for (const pid of parent.keys()) {
+    if (pid === process.pid || !mine(pid)) continue;
+    try {
+      if (readFileSync(`/proc/${pid}/cmdline`, "utf8").includes("--type=renderer")) out.push(pid);
+    } catch { /* gone */ }
+  }
+  return out;
+}
+function procKb(pid, field) {
+  try {
+    const m = readFileSync(`/proc/${pid}/status`, "utf8").match(new RegExp(`^${field}:\\s+(\\d+) kB`, "m"));
+    return m ? Number(m[1]) : 0;
+  } catch { return 0; }
+}
+// Chromium keeps a spare renderer or two: the page's renderer is the one with the largest peak.
+function pageRenderer() {
+  let best = null;
+  for (const pid of renderers()) {
+    const hwm = procKb(pid, "VmHWM");
+    if (!best || hwm > best.hwm) best = { pid, hwm, rss: procKb(pid, "VmRSS") };
+  }
+  return best ?? { pid: null, hwm: null, rss: null };
+}
+
+const executablePath = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+let chromiumVersion = null;
+try { chromiumVersion = execFileSync(executablePath, ["--version"], { encoding: "utf8" }).trim(); } catch { /* reported as null */ }
+
+const configs = JSON.parse(process.argv[2]);
+const server = await serve();
+const results = [];
+try {
+  for (const cfg of configs) {
+    const browser = await chromium.launch({
+      executablePath, headless: true,
+      args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage"],
+    });
+    const out = { env: cfg.workers === 2 ? "chromium-2workers" : "chromium", chromium: chromiumVersion, browserVersion: browser.version(),
+      workers: cfg.workers ?? null, seed: cfg.seed ?? 1, table: cfg.table };
+    try {
+      const page = await browser.newPage();
+      const errors = [];
+      page.on("pageerror", (e) => errors.push(String(e)));
+      await page.goto(server.url);
+      await page.waitForFunction(() => document.body.dataset.ready === "1");
+      const ready = await page.evaluate(() => window.bench.ready());
+      const before = pageRenderer();
+      Object.assign(out, ready, { rendererRssReadyKb: before.rss });
+      if (ready.error) throw new Error(ready.error);
+      if (cfg.mode === "progress") {
+        Object.assign(out, await page.evaluate((c) => window.bench.progress(c), cfg));
+      } else {
+        const trained = await page.evaluate((c) => window.bench.train(c), cfg);
+        const after = pageRenderer();
+        Object.assign(out, trained, { rendererPeakRssTrainKb: after.hwm, renderers: renderers().length,
+          rendererSamePid: after.pid === before.pid });
+        if (!trained.error) Object.assign(out, await page.evaluate(() => window.bench.test()));
+      }
+      if (errors.length) out.pageErrors = errors;
+    } catch (error) {
+      out.error = String(error?.message ?? error);
+    } finally {
+      await browser.close();
+    }
+    results.push(out);
+    process.stderr.write(`chromium ${JSON.stringify(cfg.table)} ${cfg.mode ?? "train"} workers=${cfg.workers ?? 1}: ${out.error ?? `${out.trainSeconds ?? ""}s`}\n`);
+  }
+} finally {
+  await server.close();
+}
+console.log(JSON.stringify(results));

@@ -1,0 +1,126 @@
+// Node (wasm) side of bench/perf (run.sh): ONE configuration per process, so that
+// process.resourceUsage().maxRSS belongs to it. Prints one JSON object.
+//   node bench/perf/node_run.mjs '{"table":{"kind":"real","name":"mpls_stops"},"seed":1}'
+//   node bench/perf/node_run.mjs '{"table":{"kind":"synthetic","n":10000,"d":50},"seed":1}'
+//   … "mode":"progress","reps":3   → the chunking/progress overhead (see README.md)
+// Options: epsilon/delta (1, 1e-5), maxIterations (default: the package's), workers (passed
+// through when set), dataSeed, nTest. Seeded runs: benchmarks, not private releases.
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { load, csvFile, DEFAULT_MAX_ITERATIONS } from "../../dist/node.js";
+import * as chunked from "../../dist/chunked.js";
+import { generate, checksum } from "./synthetic.mjs";
+
+const repo = fileURLToPath(new URL("../../", import.meta.url));
+const cfg = JSON.parse(process.argv[2]);
+const dataDir = process.env.DPMARGIN_BENCH_DATA ?? join(repo, "bench/.data");
+const dataSeed = cfg.dataSeed ?? 20261121;
+const nTest = cfg.nTest ?? 5000;
+const now = () => performance.now();
+const maxRssKb = () => process.resourceUsage().maxRSS;
+
+const options = (extra = {}) => ({
+  epsilon: cfg.epsilon ?? 1, delta: cfg.delta ?? 1e-5, seed: cfg.seed ?? 1,
+  maxIterations: cfg.maxIterations ?? DEFAULT_MAX_ITERATIONS,
+  ...(cfg.workers !== undefined ? { workers: cfg.workers } : {}), ...extra,
+});
+
+const accuracy = (labels, truth) => {
+  let ok = 0;
+  for (let i = 0; i < labels.length; i++) if ((labels[i] > 0) === (truth[i] > 0)) ok++;
+  return ok / labels.length;
+};
+
+const t = cfg.table;
+const rssStartKb = maxRssKb();
+const dp = await load();
+const rssLoadedKb = maxRssKb();
+const out = {
+  env: "node", node: process.version, library: dp.version, defaultMaxIterations: DEFAULT_MAX_ITERATIONS,
+  maxIterations: options().maxIterations, seed: options().seed, workers: cfg.workers ?? null,
+  rssStartKb, rssLoadedKb,
+};
+
+// Trains once; returns { result, loadSeconds, trainSeconds, totalSeconds, progressCalls }.
+async function trainOnce(extra = {}) {
+  let calls = 0;
+  const progress = extra.onProgress === true ? { onProgress: () => { calls++; } } : {};
+  const opts = options({ ...extra, ...progress });
+  if (t.kind === "synthetic") {
+    const t0 = now();
+    const data = generate(t.n, t.d, dataSeed, 1);
+    out.rssDataKb = maxRssKb();
+    const t1 = now();
+    const cpu = process.cpuUsage();
+    const result = await dp.train({ features: data.features, columns: data.columns, labels: data.labels }, opts);
+    const t2 = now();
+    const c = process.cpuUsage(cpu);
+    return { result, data, loadSeconds: (t1 - t0) / 1000, trainSeconds: (t2 - t1) / 1000, totalSeconds: (t2 - t0) / 1000,
+      cpuSeconds: (c.user + c.system) / 1e6, progressCalls: calls };
+  }
+  // Real table: the package's streaming CSV path (the table exists once, in wasm memory). The
+  // last pass-2 CSV progress event marks the end of loading; training = the rest of trainCsv.
+  let loaded = NaN;
+  out.rssDataKb = out.rssLoadedKb;  // the table exists only in wasm memory
+  const t0 = now();
+  const cpu = process.cpuUsage();
+  const result = await dp.trainCsv(csvFile(join(dataDir, `${t.name}_train.csv`)),
+    { label: "label", onProgress: (p) => { if (p.pass === 2) loaded = now(); } }, opts);
+  const t2 = now();
+  const c = process.cpuUsage(cpu);
+  return { result, loadSeconds: (loaded - t0) / 1000, trainSeconds: (t2 - loaded) / 1000, totalSeconds: (t2 - t0) / 1000,
+    cpuSeconds: (c.user + c.system) / 1e6, progressCalls: calls };
+}
+
+async function testAccuracy(model) {
+  if (t.kind === "synthetic") {
+    const test = generate(nTest, t.d, dataSeed, 2);
+    return { testAccuracy: accuracy(model.predict(test.features).labels, test.labels), oracleTest: test.oracleAccuracy, nTest };
+  }
+  const p = await model.predictCsv(csvFile(join(dataDir, `${t.name}_test.csv`)), { label: "label" });
+  return { testAccuracy: accuracy(p.labels, p.truth), nTest: p.labels.length };
+}
+
+try {
+  if ((cfg.mode ?? "train") === "train") {
+    const r = await trainOnce();
+    const peakRssTrainKb = maxRssKb();
+    const wasmMemoryBytes = dp.memoryBytes;
+    Object.assign(out, {
+      n: r.result.report.n, d: r.result.report.d - 1, loadSeconds: r.loadSeconds, trainSeconds: r.trainSeconds,
+      totalSeconds: r.totalSeconds, cpuSeconds: r.cpuSeconds, reportElapsedSeconds: r.result.report.elapsedMs / 1000,
+      selectedMargin: r.result.report.selectedMargin, candidates: r.result.report.candidates.length,
+      peakRssTrainKb, wasmMemoryBytes,
+      ...(r.data ? { oracleTrain: r.data.oracleAccuracy, checksum: checksum(r.data) } : {}),
+    });
+    Object.assign(out, await testAccuracy(r.result.model), { peakRssEndKb: maxRssKb() });
+  } else {
+    // Progress overhead: A = default chunking (~40 ms) + an onProgress callback; B = as few
+    // chunks as possible (target ∞, budget ×4 per chunk) and no callback. A warm-up run, then A B, B A, A B, …
+    if (typeof chunked.setTargetChunkMsForBenchmarks !== "function") {
+      out.error = "the installed package has no setTargetChunkMsForBenchmarks (dist/chunked.js)";
+    } else {
+      const reps = cfg.reps ?? 3;
+      // Optional third mode "chunksOnly" (default chunking, no callback) separates the two costs.
+      const modes = cfg.modes ?? ["progress", "fewChunks"];
+      const runs = Object.fromEntries(modes.map((m) => [m, []]));
+      let model = null;
+      // Warm-up (discarded): lets V8 tier the hot wasm functions up (Liftoff → TurboFan) first.
+      await trainOnce({ maxIterations: Math.max(10, Math.round(options().maxIterations / 10)) });
+      for (let i = 0; i < reps; i++) {
+        for (const mode of i % 2 ? [...modes].reverse() : modes) {  // A B, B A, …
+          chunked.setTargetChunkMsForBenchmarks(mode === "fewChunks" ? Infinity : 0);
+          const r = await trainOnce(mode === "progress" ? { onProgress: true } : {});
+          runs[mode].push({ trainSeconds: r.trainSeconds, cpuSeconds: r.cpuSeconds, progressCalls: r.progressCalls, selectedMargin: r.result.report.selectedMargin });
+          model = r.result.model;
+        }
+      }
+      chunked.setTargetChunkMsForBenchmarks(0);
+      Object.assign(out, { n: t.n, d: t.d, reps, runs }, await testAccuracy(model));
+    }
+  }
+} catch (error) {
+  out.error = `${error?.code ?? ""} ${error?.message ?? error}`.trim();
+  out.errorCode = error?.code ?? null;
+}
+console.log(JSON.stringify(out));
