@@ -13,11 +13,12 @@ cd "$(dirname "$0")/../.."
 phase=${1:?design|final|summary}
 seeds=${2:-5}
 D=bench/.data
+BUILD_DIR=${BUILD_DIR:-build-bench}  # another build directory keeps a running sweep's binary intact
 TABLES=${TABLES:-"breast_cancer pima dna spam satellite fashion_mnist letter cps1988 mpls_stops shuttle"}
 if [ "$phase" != summary ]; then
   bash bench/datasets/prepare.sh >/dev/null
-  cmake -S . -B build-bench -DCMAKE_BUILD_TYPE=Release -DDPMARGIN_BUILD_BENCH=ON -DDPMARGIN_BUILD_TESTS=OFF >/dev/null
-  cmake --build build-bench -j"$(nproc)" --target experiment >/dev/null
+  cmake -S . -B "$BUILD_DIR" -DCMAKE_BUILD_TYPE=Release -DDPMARGIN_BUILD_BENCH=ON -DDPMARGIN_BUILD_TESTS=OFF >/dev/null
+  cmake --build "$BUILD_DIR" -j"$(nproc)" --target experiment >/dev/null
   [ -f bench/results/ceiling.json ] || /usr/bin/python3 bench/ceiling/linearsvc.py 2>/dev/null
 fi
 # Every run uses the app's preprocessing: private column ranges (share 0.1) + intercept +
@@ -83,12 +84,12 @@ run_phase() {
     done
   done < <("$1"_variants)
   ((${#jobs[@]})) || return 0
-  export D seeds out COMMON
+  export D seeds out COMMON BUILD_DIR
   printf '%s\n' "${jobs[@]}" | xargs -P "${JOBS:-1}" -d '\n' -n 1 bash -c '
     IFS="|" read -r ds name eps args <<< "$0"
     tmp=$(mktemp)
     # shellcheck disable=SC2086
-    if ./build-bench/bench/experiment train=$D/${ds}_train.csv test=$D/${ds}_test.csv \
+    if "./$BUILD_DIR/bench/experiment" train=$D/${ds}_train.csv test=$D/${ds}_test.csv \
         eps=$eps seeds=$seeds tag="$ds,$name,$eps" $COMMON $args > "$tmp"; then
       flock "$out" sh -c "cat \"\$1\" >> \"\$2\"" _ "$tmp" "$out"
     else

@@ -70,8 +70,13 @@ std::vector<ColumnRange> rangesFromNoisyHistograms(const std::vector<double>& no
       }
     }
     if (first == bins) first = last = static_cast<std::size_t>(std::max_element(h, h + bins) - h);
-    double lo = lower(first), hi = upper(last);
-    if (!(hi > lo)) hi = lo + 1.0;  // only the capped overflow bins can collapse
+    // The middle bin [−1e-6, 1e-6) stands for 0: as an end of the range it is 0 itself, so a
+    // column whose detected mass is 0 and small positives maps 0 ↦ 0 (not ½), and a 0/1 column
+    // whose ones fall below the threshold gets [0, 1] from the fallback below (post-processing
+    // of the noisy histogram: no privacy cost).
+    const std::size_t zero = bins / 2;
+    double lo = first == zero ? 0.0 : lower(first), hi = last == zero ? 0.0 : upper(last);
+    if (!(hi > lo)) hi = lo + 1.0;  // the zero bin alone, or a capped overflow bin
     ranges[j] = {lo, hi};
   }
   return ranges;
