@@ -14,7 +14,7 @@ const USAGE = `usage:
                  [--test TEST.csv] [--selector iter|privtune|fixed] [--margin G]
                  [--score empirical|population] [--calibration tight|paper]
                  [--output average|last] [--max-iterations T] [--expected-runs K]
-                 [--norm-bound B] [--no-intercept] [--private-ranges | --range-share S]
+                 [--norm-bound B] [--no-intercept] [--range-share S | --no-private-ranges]
                  [--step-scale D] [--hinge-scale H] [--pruning auto|none|noise-floor]
                  [--prune-ratio R] [--seed N] [--out model.json] [--json]
                  [--features A,B,C] [--ignore X,Y] [--impute VALUE] [--max-bytes N]
@@ -130,7 +130,8 @@ const PLAN_FLAGS: Flags = {
   "expected-runs": { type: "string" }, calibration: { type: "string" }, score: { type: "string" },
   "norm-bound": { type: "string" }, "jl-failure": { type: "string" },
   "max-iterations": { type: "string" }, "range-share": { type: "string" },
-  "private-ranges": { type: "boolean" }, json: { type: "boolean" },
+  "private-ranges": { type: "boolean" }, "no-private-ranges": { type: "boolean" },
+  json: { type: "boolean" },
   "step-scale": { type: "string" }, "hinge-scale": { type: "string" }, pruning: { type: "string" },
   "prune-ratio": { type: "string" },
 };
@@ -144,7 +145,9 @@ function planOptions(v: Record<string, unknown>) {
     jlFailure: numberFlag(v, "jl-failure", "jlFailure", false),
     maxIterations: numberFlag(v, "max-iterations", "maxIterations", false),
     rangeShare: numberFlag(v, "range-share", "rangeShare", false)
-      ?? (v["private-ranges"] ? DEFAULT_RANGE_SHARE : undefined),
+      // Private ranges are the default (share DEFAULT_RANGE_SHARE with iter/fixed);
+      // --private-ranges is kept for scripts that asked for them explicitly.
+      ?? (v["no-private-ranges"] ? 0 : v["private-ranges"] ? DEFAULT_RANGE_SHARE : undefined),
     selector: v.selector as "iter" | "privtune" | "fixed" | undefined,
     calibration: v.calibration as "tight" | "paper" | undefined,
     score: v.score as "empirical" | "population" | undefined,

@@ -34,7 +34,8 @@ export interface AccountOptions {
   /** Margin γ of the fixed-margin learner (selector "fixed" only). */
   margin?: number;
   /** Share s ∈ (0, 1) of the GDP budget for private column ranges (0: none): μ_ranges = √s·μ,
-   *  μ_train = √(1−s)·μ. Iter and fixed selectors only. */
+   *  μ_train = √(1−s)·μ. Iter and fixed selectors only; their default is 0.1 unless column
+   *  ranges are declared (PrivTune: 0). */
   rangeShare?: number;
   /** D in the step size η = D/√(T(n²Δ² + kσ²)) (default: the calibration's, see docs/ACCURACY.md;
    *  the paper's is 1). Utility only, never privacy. */

@@ -42,7 +42,7 @@ export function readOptions(): WireTrainOptions {
     // Threads holding the rows: the same mechanism and privacy either way (docs/SHARDING.md).
     workers: Number(choice("workers")),
   };
-  if (privateRanges) options.rangeShare = number("range-share");
+  options.rangeShare = privateRanges ? number("range-share") : 0;  // 0: off (the API's default is on)
   if (selector === "fixed") options.margin = number("margin");
   if (selector === "privtune") options.expectedRuns = number("expected-runs");
   if (seedText() !== "") options.seed = Number(seedText());
