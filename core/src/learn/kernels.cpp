@@ -2,21 +2,21 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <cstring>
 #include <limits>
 
-// Design (docs/KERNELS.md): for each block of rows and each chunk of up to 4 candidates, rows
-// are taken two at a time; their margins against the chunk's weight columns are dot products
-// vectorised along the row (4 columns per vector, 2 rows × MC candidates accumulators, one
-// transposing horizontal sum), the coefficients y s·[y s M < c] are formed for the 4 candidates
-// in one vector, and only rows active for some candidate of the chunk enter the gradient pass,
-// again two rows at a time (queued), while both rows are still in L1. The chunk's float partial
-// gradient (k × MC) stays in L1 across the block; the block total goes to double. No packing,
-// no Eigen GEMM: with m ≤ 16 Eigen's packing of the row block costs as much as the arithmetic.
+// Design (docs/KERNELS.md): for each block of 128 rows and each chunk of MC ≤ 4 candidates,
+// one row at a time, the margins against the chunk's weight columns are dot products
+// vectorised along the row (4 columns per vector, MC × S accumulators, one transposing
+// horizontal sum); the coefficients y s·[y s M < c] are formed for the chunk in one vector;
+// rows active for some candidate of the chunk are queued and added Q at a time into the
+// chunk's float partial gradient (k × MC floats, in L1), while they are still in L1. The
+// block total goes to double. No packing and no Eigen GEMM: with m ≤ 16 Eigen packs the row
+// block at a cost comparable to the arithmetic, and its SSE path is slower under SIMD128.
 // A column count not a multiple of 4 ends with one overlapping, masked vector (k ≥ 4) or a
 // scalar loop (k < 4). No FMA anywhere (SSE2 has none; SIMD128 without relaxed-simd has none),
-// so native and wasm compute bit-identical results, and the margins and sums of candidate j do
-// not depend on which other candidates share its call.
+// so native and wasm compute bit-identical results. Every chunk width uses the same S and adds
+// rows one by one, so the margins and sums of candidate j do not depend on which other
+// candidates share its call: each column of a batched call equals the m = 1 result exactly.
 
 namespace dpmargin::learn::kernels {
 
@@ -25,12 +25,12 @@ namespace {
 typedef float v4f __attribute__((vector_size(16)));
 typedef std::int32_t v4i __attribute__((vector_size(16)));
 
-inline v4f load(const float* p) {
-  v4f v;
-  std::memcpy(&v, p, sizeof v);
-  return v;
-}
-inline void store(float* p, v4f v) { std::memcpy(p, &v, sizeof v); }
+// Unaligned 4-float loads and stores through a float vector type (not memcpy: a memcpy store
+// may alias anything, so GCC would reload every loop bound and pointer after it; a float
+// vector lvalue aliases only floats).
+typedef float v4fu __attribute__((vector_size(16), aligned(4)));
+inline v4f load(const float* p) { return *reinterpret_cast<const v4fu*>(p); }
+inline void store(float* p, v4f v) { *reinterpret_cast<v4fu*>(p) = v; }
 inline v4f splat(float x) { return v4f{x, x, x, x}; }
 inline v4f mask(v4f x, v4i m) { return reinterpret_cast<v4f>(reinterpret_cast<v4i>(x) & m); }
 
@@ -72,19 +72,32 @@ Shape makeShape(std::size_t k) {
   return s;
 }
 
-// Margins ⟨w_j, z_r⟩ of R rows against MC weight columns (lanes ≥ MC are 0).
-template <int R, int MC>
+// Margins ⟨w_j, z_r⟩ of R rows against MC weight columns (lanes ≥ MC are 0), each dot product
+// in S interleaved vector accumulators (R·MC·S independent add chains).
+template <int R, int MC, int S>
 inline void margins(const Shape& s, const float* const (&z)[R], const float* w, std::size_t ldw,
                     v4f (&out)[R]) {
-  v4f acc[R][MC];
+  v4f acc[R][MC][S];
   for (int r = 0; r < R; ++r)
-    for (int j = 0; j < MC; ++j) acc[r][j] = v4f{};
-  for (std::size_t kk = 0; kk < s.body; kk += 4) {
+    for (int j = 0; j < MC; ++j)
+      for (int q = 0; q < S; ++q) acc[r][j][q] = v4f{};
+  std::size_t kk = 0;
+  for (; kk + 4 * S <= s.body; kk += 4 * S) {
+    for (int q = 0; q < S; ++q) {
+      v4f x[R];
+      for (int r = 0; r < R; ++r) x[r] = load(z[r] + kk + 4 * q);
+      for (int j = 0; j < MC; ++j) {
+        const v4f wj = load(w + std::size_t(j) * ldw + kk + 4 * q);
+        for (int r = 0; r < R; ++r) acc[r][j][q] += x[r] * wj;
+      }
+    }
+  }
+  for (; kk < s.body; kk += 4) {
     v4f x[R];
     for (int r = 0; r < R; ++r) x[r] = load(z[r] + kk);
     for (int j = 0; j < MC; ++j) {
       const v4f wj = load(w + std::size_t(j) * ldw + kk);
-      for (int r = 0; r < R; ++r) acc[r][j] += x[r] * wj;
+      for (int r = 0; r < R; ++r) acc[r][j][0] += x[r] * wj;
     }
   }
   if (s.hasTail) {
@@ -92,15 +105,27 @@ inline void margins(const Shape& s, const float* const (&z)[R], const float* w, 
     for (int r = 0; r < R; ++r) x[r] = mask(load(z[r] + s.last), s.tail);
     for (int j = 0; j < MC; ++j) {
       const v4f wj = load(w + std::size_t(j) * ldw + s.last);
-      for (int r = 0; r < R; ++r) acc[r][j] += x[r] * wj;
+      for (int r = 0; r < R; ++r) acc[r][j][S > 1 ? 1 : 0] += x[r] * wj;
     }
   }
-  for (int r = 0; r < R; ++r) out[r] = sums<MC>(acc[r]);
+  for (int r = 0; r < R; ++r) {
+    v4f a[MC];
+    for (int j = 0; j < MC; ++j) {
+      if (S == 4) {
+        a[j] = (acc[r][j][0] + acc[r][j][S > 2 ? 2 : 0]) + (acc[r][j][S > 1 ? 1 : 0] + acc[r][j][S > 3 ? 3 : 0]);
+      } else if (S == 2) {
+        a[j] = acc[r][j][0] + acc[r][j][S > 1 ? 1 : 0];
+      } else {
+        a[j] = acc[r][j][0];
+      }
+    }
+    out[r] = sums<MC>(a);
+  }
   if (s.body < s.k && !s.hasTail) {  // k < 4: scalar
     for (int r = 0; r < R; ++r)
       for (int j = 0; j < MC; ++j) {
         float t = 0.0f;
-        for (std::size_t kk = s.body; kk < s.k; ++kk) t += z[r][kk] * w[std::size_t(j) * ldw + kk];
+        for (std::size_t t2 = s.body; t2 < s.k; ++t2) t += z[r][t2] * w[std::size_t(j) * ldw + t2];
         out[r][j] += t;
       }
   }
@@ -144,51 +169,47 @@ inline void accumulate(const Shape& s, const float* const (&z)[R], const v4f (&a
   }
 }
 
-// Rows [begin, end) against candidates j0 … j0+MC−1: adds their gradient terms to g (k × MC
-// floats, leading dimension ldg). Returns whether any row was active.
-template <int MC>
+// Rows [begin, end) against candidates j0 … j0+MC−1, R rows at a time (R·MC independent margin
+// accumulators hide the add latency): adds their gradient terms to g (k × MC floats, leading
+// dimension ldg). Returns whether any row was active.
+template <int MC, int R, int S, int Q>
 bool chunk(const ClippedRows& rows, const Shape& s, std::size_t begin, std::size_t end,
            const float* w, std::size_t ldw, v4f threshold, float* g, std::size_t ldg) {
   bool any = false;
-  const float* pendingZ = nullptr;  // an active row waiting for a partner
-  v4f pendingA{};
-  auto coefficient = [&](std::size_t i, v4f margin) {
+  const float* queueZ[Q];  // active rows waiting for a full group
+  v4f queueA[Q];
+  int queued = 0;
+  auto push = [&](std::size_t i, const float* z, v4f margin) {
     const float ys = static_cast<float>(rows.y[i]) * rows.scale[i];
     const v4f yv = splat(ys);
     // Active iff y⟨w_j, s z⟩ < c_j (lanes ≥ MC have threshold −∞: never active).
-    return mask(yv, (yv * margin) < threshold);
-  };
-  auto push = [&](const float* z, v4f a) {
+    const v4f a = mask(yv, (yv * margin) < threshold);
     if (!anyNonZero(a)) return;
     any = true;
-    if (!pendingZ) {
-      pendingZ = z;
-      pendingA = a;
-      return;
+    queueZ[queued] = z;
+    queueA[queued] = a;
+    if (++queued == Q) {
+      accumulate<Q, MC>(s, queueZ, queueA, g, ldg);
+      queued = 0;
     }
-    const float* const zz[2] = {pendingZ, z};
-    const v4f aa[2] = {pendingA, a};
-    accumulate<2, MC>(s, zz, aa, g, ldg);
-    pendingZ = nullptr;
   };
   std::size_t i = begin;
-  for (; i + 2 <= end; i += 2) {
-    const float* const z[2] = {rows.z + i * rows.stride, rows.z + (i + 1) * rows.stride};
-    v4f m[2];
-    margins<2, MC>(s, z, w, ldw, m);
-    const v4f a0 = coefficient(i, m[0]), a1 = coefficient(i + 1, m[1]);
-    push(z[0], a0);
-    push(z[1], a1);
+  for (; i + R <= end; i += R) {
+    const float* z[R];
+    for (int r = 0; r < R; ++r) z[r] = rows.z + (i + std::size_t(r)) * rows.stride;
+    v4f m[R];
+    margins<R, MC, S>(s, z, w, ldw, m);
+    for (int r = 0; r < R; ++r) push(i + std::size_t(r), z[r], m[r]);
   }
-  if (i < end) {
+  for (; i < end; ++i) {
     const float* const z[1] = {rows.z + i * rows.stride};
     v4f m[1];
-    margins<1, MC>(s, z, w, ldw, m);
-    push(z[0], coefficient(i, m[0]));
+    margins<1, MC, S>(s, z, w, ldw, m);
+    push(i, z[0], m[0]);
   }
-  if (pendingZ) {
-    const float* const zz[1] = {pendingZ};
-    const v4f aa[1] = {pendingA};
+  for (int r = 0; r < queued; ++r) {
+    const float* const zz[1] = {queueZ[r]};
+    const v4f aa[1] = {queueA[r]};
     accumulate<1, MC>(s, zz, aa, g, ldg);
   }
   return any;
@@ -196,6 +217,22 @@ bool chunk(const ClippedRows& rows, const Shape& s, std::size_t begin, std::size
 
 }  // namespace
 
+// (R rows per margin group, S accumulators per dot product, Q rows per gradient update) per
+// chunk width MC; KCFGn overrides for experiments (bench/kernels). One row at a time for the
+// margins: interleaving the reads of several rows defeats the hardware prefetcher when rows are
+// short (measured: 2 rows ~2× slower at k = 122, 4 rows ~4× at m = 1).
+#ifndef KCFG1
+#define KCFG1 1, 2, 4
+#endif
+#ifndef KCFG2
+#define KCFG2 1, 2, 4
+#endif
+#ifndef KCFG3
+#define KCFG3 1, 2, 2
+#endif
+#ifndef KCFG4
+#define KCFG4 1, 2, 2
+#endif
 void hingeGradients(const ClippedRows& rows, const double* c, const float* w, std::size_t ldw,
                     std::size_t m, float* partial, double* out) {
   const std::size_t k = rows.k;
@@ -213,10 +250,10 @@ void hingeGradients(const ClippedRows& rows, const double* c, const float* w, st
       const float* wc = w + j0 * ldw;
       float* g = partial + j0 * k;
       switch (mc) {
-        case 4: any |= chunk<4>(rows, s, begin, end, wc, ldw, threshold, g, k); break;
-        case 3: any |= chunk<3>(rows, s, begin, end, wc, ldw, threshold, g, k); break;
-        case 2: any |= chunk<2>(rows, s, begin, end, wc, ldw, threshold, g, k); break;
-        default: any |= chunk<1>(rows, s, begin, end, wc, ldw, threshold, g, k); break;
+        case 4: any |= chunk<4, KCFG4>(rows, s, begin, end, wc, ldw, threshold, g, k); break;
+        case 3: any |= chunk<3, KCFG3>(rows, s, begin, end, wc, ldw, threshold, g, k); break;
+        case 2: any |= chunk<2, KCFG2>(rows, s, begin, end, wc, ldw, threshold, g, k); break;
+        default: any |= chunk<1, KCFG1>(rows, s, begin, end, wc, ldw, threshold, g, k); break;
       }
     }
     if (!any) continue;
