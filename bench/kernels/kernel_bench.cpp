@@ -2,7 +2,8 @@
 // against the new one (core/src/learn/kernels.cpp, through its two entry points), on synthetic
 // rows of the benchmark shapes. Built natively (build-bench/bench/kernel_bench) and with em++
 // for Node (bench/kernels/run.sh); one JSON object per line on stdout.
-// Usage: kernel_bench [reps=5] [m=M] [kernel=old|new] [shape=NxK …]
+// Usage: kernel_bench [reps=5] [m=M] [kernel=old|new] [active=F] [shape=NxK …]
+// (active=F: every candidate active on a fraction F of rows; default a spread 0.3–0.9)
 #include <Eigen/Core>
 #include <algorithm>
 #include <chrono>
@@ -61,8 +62,9 @@ Data makeData(std::size_t n, std::size_t k, std::mt19937_64& rng) {
 
 // m candidates near the base direction; c_j puts candidate j's active fraction at
 // 0.3 + 0.6·j/(m−1) (0.6 for m = 1), a spread like a grid of margins mid-training.
+// active < 0: that spread; otherwise every candidate at that fraction (0: margins only).
 void makeCandidates(const Data& d, std::size_t m, std::mt19937_64& rng, Eigen::MatrixXf& w,
-                    Eigen::VectorXd& c) {
+                    Eigen::VectorXd& c, double active = -1) {
   std::normal_distribution<float> normal;
   const auto k = static_cast<Eigen::Index>(d.k);
   w.resize(k, static_cast<Eigen::Index>(m));
@@ -76,7 +78,11 @@ void makeCandidates(const Data& d, std::size_t m, std::mt19937_64& rng, Eigen::M
       for (Eigen::Index t = 0; t < k; ++t) dot += d.z[i * d.k + std::size_t(t)] * w(t, Eigen::Index(j));
       v[i] = float(d.y[i]) * d.s[i] * dot;
     }
-    const double level = m == 1 ? 0.6 : 0.3 + 0.6 * double(j) / double(m - 1);
+    const double level = active >= 0 ? active : m == 1 ? 0.6 : 0.3 + 0.6 * double(j) / double(m - 1);
+    if (active == 0 || active == 1) {  // nothing / everything below the threshold
+      c[Eigen::Index(j)] = active == 0 ? -1e30 : 1e30;
+      continue;
+    }
     auto at = v.begin() + static_cast<std::ptrdiff_t>(level * double(d.n - 1));
     std::nth_element(v.begin(), at, v.end());
     const float next = *std::min_element(at + 1, v.end());  // c mid-gap: no row on the threshold
@@ -108,7 +114,8 @@ Timing timeIt(int reps, F&& f) {
 int main(int argc, char** argv) {
   int reps = 5;
   std::vector<std::size_t> ms = {1, 4, 8, 16};
-  std::string only;  // "old" or "new": time just that kernel (for perf stat)
+  std::string only;
+  double active = -1;  // "old" or "new": time just that kernel (for perf stat)
   std::vector<std::pair<std::size_t, std::size_t>> shapes = {
       {35000, 122}, {12000, 785}, {10000, 51}, {50000, 10}};
   std::vector<std::pair<std::size_t, std::size_t>> chosen;
@@ -116,6 +123,7 @@ int main(int argc, char** argv) {
     const std::string arg = argv[a];
     if (arg.rfind("reps=", 0) == 0) reps = std::atoi(arg.c_str() + 5);
     if (arg.rfind("kernel=", 0) == 0) only = arg.substr(7);
+    if (arg.rfind("active=", 0) == 0) active = std::atof(arg.c_str() + 7);
     if (arg.rfind("m=", 0) == 0) ms = {std::size_t(std::atoi(arg.c_str() + 2))};
     if (arg.rfind("shape=", 0) == 0) {
       std::size_t n = 0, k = 0;
@@ -151,7 +159,7 @@ int main(int argc, char** argv) {
     for (std::size_t m : ms) {
       Eigen::MatrixXf w;
       Eigen::VectorXd c;
-      makeCandidates(d, m, rng, w, c);
+      makeCandidates(d, m, rng, w, c, active);
       const auto ki = static_cast<Eigen::Index>(k), mi = static_cast<Eigen::Index>(m);
       Eigen::MatrixXf margins(128, mi), coefficients(128, mi), block(ki, mi);
       Eigen::MatrixXd outOld(ki, mi), outNew(ki, mi);
@@ -172,7 +180,8 @@ int main(int argc, char** argv) {
           dpmargin::learn::BatchedNoisyGd::gradients(rows, c, w, margins, coefficients, block, outNew);
         });
       }
-      const double diff = (outOld - outNew).norm() / std::max(1e-300, outOld.norm());
+      double diff = (outOld - outNew).norm() / std::max(1e-300, outOld.norm());
+      if (!runOld || !runNew || !std::isfinite(diff)) diff = -1;  // not compared
       const double units = double(n) * double(k) * double(m);
       for (int which = 0; which < 2; ++which) {
         if (!(which ? runNew : runOld)) continue;

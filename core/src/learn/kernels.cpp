@@ -140,6 +140,18 @@ inline void accumulate(const Shape& s, const float* const (&z)[R], const v4f (&a
   v4f b[R][MC];
   for (int r = 0; r < R; ++r)
     for (int j = 0; j < MC; ++j) b[r][j] = splat(a[r][j]);
+  if (s.hasTail) {
+    // The masked tail first: its store overlaps the body's last vector, and a load partly
+    // overlapping a store still in flight cannot be forwarded (a stall per row and column).
+    v4f x[R];
+    for (int r = 0; r < R; ++r) x[r] = mask(load(z[r] + s.last), s.tail);
+    for (int j = 0; j < MC; ++j) {
+      float* p = g + std::size_t(j) * ldg + s.last;
+      v4f t = load(p);
+      for (int r = 0; r < R; ++r) t += b[r][j] * x[r];  // masked lanes add ±0: unchanged
+      store(p, t);
+    }
+  }
   for (std::size_t kk = 0; kk < s.body; kk += 4) {
     v4f x[R];
     for (int r = 0; r < R; ++r) x[r] = load(z[r] + kk);
@@ -150,23 +162,13 @@ inline void accumulate(const Shape& s, const float* const (&z)[R], const v4f (&a
       store(p, t);
     }
   }
-  if (s.hasTail) {
-    v4f x[R];
-    for (int r = 0; r < R; ++r) x[r] = mask(load(z[r] + s.last), s.tail);
+  if (s.hasTail) return;
+  for (std::size_t kk = s.body; kk < s.k; ++kk)
     for (int j = 0; j < MC; ++j) {
-      float* p = g + std::size_t(j) * ldg + s.last;
-      v4f t = load(p);
-      for (int r = 0; r < R; ++r) t += b[r][j] * x[r];  // masked lanes add ±0: unchanged
-      store(p, t);
+      float t = g[std::size_t(j) * ldg + kk];
+      for (int r = 0; r < R; ++r) t += a[r][j] * z[r][kk];
+      g[std::size_t(j) * ldg + kk] = t;
     }
-  } else {
-    for (std::size_t kk = s.body; kk < s.k; ++kk)
-      for (int j = 0; j < MC; ++j) {
-        float t = g[std::size_t(j) * ldg + kk];
-        for (int r = 0; r < R; ++r) t += a[r][j] * z[r][kk];
-        g[std::size_t(j) * ldg + kk] = t;
-      }
-  }
 }
 
 // Rows [begin, end) against candidates j0 … j0+MC−1, R rows at a time (R·MC independent margin
