@@ -3,14 +3,13 @@
 #include <algorithm>
 
 #include "dpmargin/error.hpp"
+#include "dpmargin/learn/kernels.hpp"
 #include "dpmargin/random/samplers.hpp"
 
 namespace dpmargin::learn {
 
 namespace {
-constexpr Eigen::Index kRowsPerBlock = 128;  // as NoisyGd: float partial sums, double totals
-using RowMatrixXfMap = Eigen::Map<const Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>,
-                                  0, Eigen::OuterStride<>>;
+constexpr auto kRowsPerBlock = static_cast<Eigen::Index>(kernels::kRowsPerBlock);
 }  // namespace
 
 BatchedNoisyGd::BatchedNoisyGd(const ClippedRows& rows, const std::vector<NoisyGdParams>& params)
@@ -44,32 +43,12 @@ void BatchedNoisyGd::gradients(const ClippedRows& rows, const Eigen::VectorXd& c
                                const Eigen::MatrixXf& w, Eigen::MatrixXf& margins,
                                Eigen::MatrixXf& coefficients, Eigen::MatrixXf& blockGradient,
                                Eigen::MatrixXd& out) {
-  const auto k = static_cast<Eigen::Index>(rows.k);
-  const Eigen::Index m = w.cols();
-  const auto n = static_cast<Eigen::Index>(rows.n);
-  out.setZero();
-  for (Eigen::Index begin = 0; begin < n; begin += kRowsPerBlock) {
-    const Eigen::Index b = std::min(kRowsPerBlock, n - begin);
-    const RowMatrixXfMap z(rows.z + begin * static_cast<Eigen::Index>(rows.stride), b, k,
-                           Eigen::OuterStride<>(static_cast<Eigen::Index>(rows.stride)));
-    auto M = margins.topRows(b);
-    auto A = coefficients.topRows(b);
-    M.noalias() = z * w;  // ⟨w_j, z_i⟩ for every row of the block and every candidate
-    bool any = false;
-    for (Eigen::Index i = 0; i < b; ++i) {
-      const float ys = static_cast<float>(rows.y[begin + i]) * rows.scale[begin + i];
-      for (Eigen::Index j = 0; j < m; ++j) {
-        // Active iff y⟨w_j, s z⟩ < c_j; the subgradient is −(y s / c_j) z.
-        const bool active = ys * M(i, j) < static_cast<float>(c[j]);
-        A(i, j) = active ? ys : 0.0f;
-        any |= active;
-      }
-    }
-    if (!any) continue;
-    blockGradient.noalias() = z.transpose() * A;
-    out += blockGradient.cast<double>();
-  }
-  for (Eigen::Index j = 0; j < m; ++j) out.col(j) *= -1.0 / c[j];
+  // The fused kernel (kernels.hpp) needs only the k × m float block sums; margins and
+  // coefficients stay in registers.
+  (void)margins;
+  (void)coefficients;
+  kernels::hingeGradients(rows, c.data(), w.data(), static_cast<std::size_t>(w.rows()),
+                          static_cast<std::size_t>(w.cols()), blockGradient.data(), out.data());
 }
 
 std::uint64_t BatchedNoisyGd::advance(std::uint64_t budget, random::Generator& generator) {

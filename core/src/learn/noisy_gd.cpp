@@ -3,38 +3,19 @@
 #include <algorithm>
 
 #include "dpmargin/error.hpp"
+#include "dpmargin/learn/kernels.hpp"
 #include "dpmargin/random/samplers.hpp"
 
 namespace dpmargin::learn {
 
-namespace {
-// Rows per float partial sum before it is added to the double total: short enough that float
-// rounding of the partial sums stays ~1e-5 relative, long enough to amortise the conversion.
-constexpr std::size_t kRowsPerBlock = 128;
-}  // namespace
+// Rows per float partial sum before it is added to the double total (kernels::kRowsPerBlock):
+// short enough that float rounding of the partial sums stays ~1e-5 relative, long enough to
+// amortise the conversion.
 
 void hingeGradientSum(const ClippedRows& rows, double c, const Eigen::VectorXf& w,
                       Eigen::VectorXf& scratch, Eigen::VectorXd& out) {
-  using RowVec = Eigen::Map<const Eigen::VectorXf>;
-  out.setZero();
-  const float threshold = static_cast<float>(c);
-  for (std::size_t begin = 0; begin < rows.n; begin += kRowsPerBlock) {
-    const std::size_t end = std::min(rows.n, begin + kRowsPerBlock);
-    scratch.setZero();
-    bool any = false;
-    for (std::size_t i = begin; i < end; ++i) {
-      const RowVec z(rows.z + i * rows.stride, static_cast<Eigen::Index>(rows.k));
-      const float s = rows.scale[i];
-      const float y = static_cast<float>(rows.y[i]);
-      // Active iff the hinge is positive: y⟨w, s z⟩ < c. The subgradient is −(y s / c) z.
-      if (y * s * w.dot(z) < threshold) {
-        scratch.noalias() += (y * s) * z;
-        any = true;
-      }
-    }
-    if (any) out += scratch.cast<double>();
-  }
-  out *= -1.0 / c;
+  // Active iff the hinge is positive: y⟨w, s z⟩ < c. The subgradient is −(y s / c) z.
+  kernels::hingeGradients(rows, &c, w.data(), rows.k, 1, scratch.data(), out.data());
 }
 
 NoisyGd::NoisyGd(const ClippedRows& rows, const NoisyGdParams& params)
