@@ -226,7 +226,7 @@ test("cancel mid-training stops the run promptly, the page stays responsive, and
   await page.fill("#split-seed", "2");
   assert.equal(await page.inputValue("#split-seed"), "2");
   const runs = await page.$$eval("#progress-runs li", (li) => li.length);
-  assert.ok(runs >= 10, `one progress bar per candidate (${runs})`);
+  assert.ok(runs >= 8, `one progress bar per candidate (${runs})`);
   await screenshot(page, "app-training");
   const clicked = Date.now();
   await page.click("#cancel-button");
@@ -264,7 +264,9 @@ test("the shipped sample (breast cancer) trains privately: no seed, secure noise
   assert.match(await page.textContent('#result-summary dd[data-key="train-accuracy"]'), /on 455 rows/);
   const cells = await page.$$eval("#confusion td[data-key]", (tds) => tds.map((t) => Number(t.textContent)));
   assert.equal(cells.reduce((a, b) => a + b, 0), 114);
-  assert.equal(await page.$$eval("#candidates-table tbody tr", (trs) => trs.length), 10);
+  // |Γ| = 10 for n = 455, less the margins pruned by the public noise-floor rule (a few).
+  const candidateRows = await page.$$eval("#candidates-table tbody tr", (trs) => trs.length);
+  assert.ok(candidateRows >= 6 && candidateRows <= 10, `${candidateRows} candidates`);
   assert.equal(await page.isVisible("#score-chart canvas"), true);
   await page.$eval("#data-section", (el) => el.scrollIntoView());
   await screenshot(page, "app-sample-results");

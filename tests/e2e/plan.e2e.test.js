@@ -48,10 +48,14 @@ test("computes the tight plan for ε=1, δ=1e-5, n=1000, d=50 in the worker", as
   assert.match(mu, /^0\.268051/);
   const rows = await page.$$eval("#plan-table tbody tr", (trs) =>
     trs.map((tr) => [...tr.children].map((td) => td.textContent)));
-  assert.equal(rows.length, 11);
+  assert.equal(rows.length, 11);              // the whole grid Γ, pruned margins included
   assert.equal(Number(rows[0][0]), 0.001);   // γ = b/n
   assert.equal(Number(rows[10][0]), 1);       // γ = b
-  assert.ok(rows.every((r) => r[4] === "no"), "k_γ ≥ d for every γ: no projection");
+  const pruned = rows.filter((r) => r.length === 2);
+  assert.ok(pruned.length >= 1 && pruned.every((r) => /^pruned/.test(r[1])), "the smallest margins are pruned");
+  assert.match(await page.textContent('dd[data-key="candidates"]'), new RegExp(`^${11 - pruned.length} of 11`));
+  const kept = rows.filter((r) => r.length > 2);
+  assert.ok(kept.every((r) => r[4] === "no"), "k_γ ≥ d for every γ: no projection");
   await screenshot(page, "plan-tight");
 });
 

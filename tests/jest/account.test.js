@@ -70,7 +70,7 @@ describe("golden vectors through the JS API (1e-10 relative)", () => {
       const plan = dp.account({
         epsilon: Number(rec.eps), delta: Number(rec.delta), n: rec.n, d: rec.d,
         normBound: Number(rec.b), jlFailure: Number(rec.beta_jl_total),
-        calibration: rec.exact_gdp ? "tight" : "paper", maxIterations: 1e9, pruning: "none",
+        calibration: rec.exact_gdp ? "tight" : "paper", maxIterations: 1e9, pruning: "none", rangeShare: 0,
       });
       expectRelative(plan.mu, rec.mu_total, 1e-10, "mu_total");
       expectRelative(plan.muRun, rec.mu_run, 1e-10, "mu_run");

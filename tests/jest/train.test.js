@@ -4,7 +4,7 @@ import { existsSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { spawnSync } from "node:child_process";
-import { load, csvFile, DpMarginError } from "dpmargin";
+import { load, csvFile, DpMarginError, DEFAULT_RANGE_SHARE } from "dpmargin";
 import { separable, toCsv } from "./synthetic.js";
 import { repoRoot } from "./helpers.js";
 
@@ -97,7 +97,8 @@ test("the same seed gives the same γ and weights natively and in wasm (1e-5 rel
   const dir = mkdtempSync(join(tmpdir(), "dpmargin-"));
   const csv = join(dir, "train.csv");
   writeFileSync(csv, toCsv(table));
-  const native = spawnSync(nativeTool, [csv, "7", "1", "1e-5"], { encoding: "utf8" });
+  // The package's defaults include private column ranges (share 0.1): the native run too.
+  const native = spawnSync(nativeTool, [csv, "7", "1", "1e-5", String(DEFAULT_RANGE_SHARE)], { encoding: "utf8" });
   expect(native.status).toBe(0);
   const expected = JSON.parse(native.stdout);
   // The same file through the CLI's reader path: streamed straight into wasm memory.
@@ -134,7 +135,8 @@ test("PrivTune and the fixed-margin learner train; PrivTune releases only the se
   expect(p.report.runs).toBeGreaterThanOrEqual(1);
   const f = await dp.train(table, { epsilon: 1, delta: 1e-5, selector: "fixed", margin: 0.1, seed: 1 });
   expect(f.report.selectedMargin).toBe(0.1);
-  expect(f.report.muRun).toBe(f.report.mu);
+  expect(f.report.muRun).toBe(f.report.muTrain);  // the one run gets all of training's μ
+  expect(f.report.muTrain ** 2 + f.report.muRanges ** 2).toBeCloseTo(f.report.mu ** 2, 14);
 });
 
 describe("bad input → typed errors; the module keeps working", () => {
@@ -209,7 +211,7 @@ describe("column ranges", () => {
     const { labels: predicted } = model.predict(features);
     const accuracy = predicted.reduce((a, l, i) => a + (l === labels[i] ? 1 : 0), 0) / n;
     // Without scaling the tiny column is invisible after unit-norm rows; with ranges it is not.
-    const unscaled = await dp.train(raw, { epsilon: 2, delta: 1e-5, seed: 1 });
+    const unscaled = await dp.train(raw, { epsilon: 2, delta: 1e-5, seed: 1, rangeShare: 0 });
     const accUnscaled = unscaled.model.predict(features).labels.reduce((a, l, i) => a + (l === labels[i] ? 1 : 0), 0) / n;
     expect(accuracy).toBeGreaterThan(accUnscaled + 0.05);
   });

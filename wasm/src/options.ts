@@ -9,7 +9,7 @@ export const SCORES: readonly ScoreKind[] = ["empirical", "population"];
  *  T changes utility and time, never privacy. Equals the core's kDefaultMaxIterations (tested). */
 export const DEFAULT_MAX_ITERATIONS = 1000;
 /** Default ratio of noise-floor pruning (docs/ACCURACY.md; equals the core's kDefaultPruneRatio). */
-export const DEFAULT_PRUNE_RATIO = 1;
+export const DEFAULT_PRUNE_RATIO = 100;
 export const PRUNINGS: readonly Pruning[] = ["auto", "none", "noise-floor"];
 export const DEFAULT_EXPECTED_RUNS = 10;
 /** Share of the GDP budget for private column ranges — the default with the "iter" and "fixed"

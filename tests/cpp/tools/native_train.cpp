@@ -11,8 +11,8 @@
 #include "dpmargin/learn/trainer.hpp"
 
 int main(int argc, char** argv) {
-  if (argc != 5) {
-    std::cerr << "usage: native_train DATA.csv SEED EPSILON DELTA\n";
+  if (argc != 5 && argc != 6) {
+    std::cerr << "usage: native_train DATA.csv SEED EPSILON DELTA [RANGE_SHARE]\n";
     return 2;
   }
   std::ifstream in(argv[1]);
@@ -33,8 +33,10 @@ int main(int argc, char** argv) {
     for (std::size_t j = 0; j < d; ++j) data.rowMajor()[i * data.width() + j] = float(rows[i][j]);
     data.labels()[i] = rows[i][d] > 0 ? 1 : -1;
   }
-  data.prepare();
+  const double rangeShare = argc == 6 ? std::stod(argv[5]) : 0.0;
+  if (rangeShare == 0.0) data.prepare();  // else the trainer estimates private ranges first
   dpmargin::learn::TrainOptions options;
+  options.plan.rangeShare = rangeShare;
   options.plan.epsilon = std::stod(argv[3]);
   options.plan.delta = std::stod(argv[4]);
   dpmargin::learn::Trainer trainer(data, options,

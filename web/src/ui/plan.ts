@@ -17,7 +17,8 @@ function renderPlan(output: HTMLElement, plan: Plan): void {
     ["μ per base run", fmt(plan.muRun, 10), "mu-run"],
     ["score noise sd", fmt(plan.scoreSd), "score-sd"],
     ["ε spent (recomputed)", fmt(plan.epsilonSpent, 10), "epsilon-spent"],
-    ["margin candidates", String(plan.candidates.length), "candidates"],
+    ["margin candidates", plan.pruned.length
+      ? `${plan.candidates.length} of ${plan.gridSize} (${plan.pruned.length} pruned)` : String(plan.candidates.length), "candidates"],
     ["neighbouring", plan.neighbouring, "neighbouring"],
   ];
   if (plan.selector === "privtune") items.push(["P(candidate never tried)", fmt(plan.probabilityMiss ?? 0), "p-miss"]);
@@ -27,7 +28,11 @@ function renderPlan(output: HTMLElement, plan: Plan): void {
   const table = el("table", { id: "plan-table" },
     el("caption", {}, `Per margin candidate (${plan.selector}, ${plan.calibration} calibration)`),
     el("thead", {}, el("tr", {}, ...head.map((h) => el("th", { scope: "col" }, h)))),
-    el("tbody", {}, ...plan.candidates.map((c) => el("tr", {},
+    el("tbody", {},
+      // Pruned margins (public rule, docs/PRIVACY.md): listed so the whole grid Γ is visible.
+      ...plan.pruned.map((g) => el("tr", { class: "pruned" }, el("td", {}, fmt(g)),
+        el("td", { colspan: "8" }, `pruned: noise floor 2Δ√k/(n·μ_run) > ${fmt(plan.pruneRatio)}`))),
+      ...plan.candidates.map((c) => el("tr", {},
       ...[fmt(c.gamma), fmt(c.c), fmt(c.sensitivity), String(c.kJl), c.projected ? "yes" : "no", String(c.k),
         `${c.T}${c.capped ? "*" : ""}`, fmt(c.sigma), fmt(c.stepSize)].map((t) => el("td", {}, t))))));
   output.replaceChildren(summary, el("div", { class: "table-scroll", tabindex: "0" }, table));

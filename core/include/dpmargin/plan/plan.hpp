@@ -41,7 +41,7 @@ inline constexpr double kTightIterationTolerance = 0.05;
 // base run, 2DΔ√k/μ_run with D = 1, is at most `pruneRatio` × n (n = the summed hinge loss of
 // w = 0), with μ_run from the budget split over the kept margins (makePlan). The default ratio
 // is chosen by the accuracy benchmark (docs/ACCURACY.md).
-inline constexpr double kDefaultPruneRatio = 1.0;
+inline constexpr double kDefaultPruneRatio = 100.0;
 // Tight calibration's default D in η = D/√(T(n²Δ² + kσ²)) (paper: D = 1). A step-size rule
 // touches utility only, never privacy; chosen by the accuracy benchmark (docs/ACCURACY.md).
 inline constexpr double kTightStepScale = 1.0;
