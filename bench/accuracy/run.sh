@@ -3,6 +3,7 @@
 # tables, fixed train/test splits (bench/datasets/prepare.sh), δ = 1e-5, seeded runs (a
 # benchmark, not private releases). One command per phase:
 #   bash bench/accuracy/run.sh design [SEEDS=5]   the design space at ε = 1 (one knob at a time)
+#   bash bench/accuracy/run.sh design2 [SEEDS=5]  round 2: the promising knobs combined
 #   bash bench/accuracy/run.sh final  [SEEDS=5]   chosen defaults vs paper vs pre-change, ε ∈ {0.5,1,2,4,8}
 #   bash bench/accuracy/run.sh summary            tables + plot from the CSVs (no training)
 # Appends to bench/results/accuracy-<phase>.csv (rows already present are skipped, so an
@@ -51,11 +52,19 @@ privtune5|$BASE selector=privtune expectedRuns=5 ranges=data
 privtune10|$BASE selector=privtune expectedRuns=10 ranges=data
 privtune20|$BASE selector=privtune expectedRuns=20 ranges=data
 population|$BASE score=population
-T400+D4|$BASE maxIterations=400 stepScale=4
-T200+D4+last|$BASE stepScale=4 output=last
-T400+last|$BASE maxIterations=400 output=last
-T400+D4+last|$BASE maxIterations=400 stepScale=4 output=last
-T200+D2+last|$BASE stepScale=2 output=last
+V
+}
+# Round 2 (after the zero-bin fix of private ranges): the promising knobs of round 1 combined.
+design2_variants() {
+  cat <<V
+base|$BASE
+last|$BASE output=last
+D4|$BASE stepScale=4
+D2+last|$BASE stepScale=2 output=last
+D4+last|$BASE stepScale=4 output=last
+prune100+last|$BASE pruning=noise-floor pruneRatio=100 output=last
+prune100+D4+last|$BASE pruning=noise-floor pruneRatio=100 stepScale=4 output=last
+prune100+D2+last|$BASE pruning=noise-floor pruneRatio=100 stepScale=2 output=last
 V
 }
 final_variants() {
@@ -99,6 +108,7 @@ run_phase() {
 }
 case "$phase" in
   design) run_phase design "1" ;;
+  design2) run_phase design2 "1" ;;
   final) run_phase final "0.5 1 2 4 8" ;;
   summary) ;;
   *) echo "unknown phase $phase" >&2; exit 2 ;;

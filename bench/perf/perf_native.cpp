@@ -97,8 +97,8 @@ int main(int argc, char** argv) {
     }
     o[a.substr(0, eq)] = a.substr(eq + 1);
   }
-  if (!o.count("maxIterations")) {
-    std::fprintf(stderr, "maxIterations= is required (run.sh passes the package's default)\n");
+  if (!o.count("maxIterations") || !o.count("rangeShare")) {
+    std::fprintf(stderr, "maxIterations= and rangeShare= are required (run_all.mjs passes the package's defaults)\n");
     return 2;
   }
   try {
@@ -119,7 +119,9 @@ int main(int argc, char** argv) {
     const bool hwmReset = resetPeakRss();
     const long vmRssBeforeTrainKb = procStatusKb("VmRSS");
 
-    learn::Preprocessing pre;  // package defaults: intercept, unit-norm rows, b = 1, no ranges
+    // Package defaults: intercept, unit-norm rows, b = 1, private column ranges with the
+    // package's share (estimated by the trainer, as in wasm).
+    learn::Preprocessing pre;
     auto t1 = Clock::now();
     learn::Dataset data = toDataset(train, pre, true);
     data.validate(true);
@@ -127,6 +129,7 @@ int main(int argc, char** argv) {
     options.plan.epsilon = std::stod(o["eps"]);
     options.plan.delta = std::stod(o["delta"]);
     options.plan.maxIterations = std::stoull(o["maxIterations"]);
+    options.plan.rangeShare = std::stod(o["rangeShare"]);
     learn::Trainer trainer(data, options, random::Generator::seeded(std::stoull(o["seed"])));
     while (!trainer.advance(1u << 20)) {
     }

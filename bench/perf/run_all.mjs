@@ -12,7 +12,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { cpus, totalmem } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { DEFAULT_MAX_ITERATIONS } from "../../dist/index.js";
+import { DEFAULT_MAX_ITERATIONS, DEFAULT_RANGE_SHARE } from "../../dist/index.js";
 
 const repo = fileURLToPath(new URL("../../", import.meta.url));
 process.chdir(repo);
@@ -85,7 +85,8 @@ function runNative(table, seed, maxIterations) {
   const args = table.kind === "synthetic"
     ? [`synthetic=${table.n},${table.d}`]
     : [`train=${join(dataDir, `${table.name}_train.csv`)}`, `test=${join(dataDir, `${table.name}_test.csv`)}`];
-  args.push(`seed=${seed}`, `maxIterations=${maxIterations}`, `eps=${EPSILON}`, `delta=${DELTA}`);
+  args.push(`seed=${seed}`, `maxIterations=${maxIterations}`, `rangeShare=${DEFAULT_RANGE_SHARE}`,
+    `eps=${EPSILON}`, `delta=${DELTA}`);
   const p = spawnSync("/usr/bin/time", ["-f", "TIME %M %e", "build-bench/bench/perf_native", ...args], { encoding: "utf8" });
   const timeLine = p.stderr.trim().split("\n").find((l) => l.startsWith("TIME "));
   if (p.status !== 0) return { status: "error", error: p.stderr.trim().slice(-500) };
