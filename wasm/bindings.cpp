@@ -137,6 +137,8 @@ val defaults() {
   o.set("maxIterations", asNumber(pl::kDefaultMaxIterations));
   o.set("pruneRatio", pl::kDefaultPruneRatio);
   o.set("tightStepScale", pl::kTightStepScale);
+  o.set("tightOutput", std::string(pl::defaultOutputName(pl::Calibration::kTight)));
+  o.set("paperOutput", std::string(pl::defaultOutputName(pl::Calibration::kPaper)));
   return o;
 }
 val plan(const pl::PlanInput& input) {

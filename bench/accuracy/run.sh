@@ -26,10 +26,11 @@ fi
 # unit-norm rows, unless a variant says otherwise.
 COMMON="ranges=private share=0.1"
 # The pre-change defaults (before the accuracy issue): T ≤ 1000, paper step rule D = 1, c = γ,
-# no pruning, Iter, empirical score, averaged iterate.
-PRE="maxIterations=1000 stepScale=1 hingeScale=1 pruning=none"
+# no pruning, Iter, empirical score, averaged iterate. (Preprocessing as everywhere: the app's
+# private ranges, which the API did not use before; see the `unitnorm` design variant.)
+PRE="maxIterations=1000 stepScale=1 hingeScale=1 pruning=none output=average"
 # The base of the design sweep (one knob changed at a time from here).
-BASE="maxIterations=200 stepScale=1 hingeScale=1 pruning=none"
+BASE="maxIterations=200 stepScale=1 hingeScale=1 pruning=none output=average"
 design_variants() {
   cat <<V
 base|$BASE
@@ -70,7 +71,7 @@ V
 final_variants() {
   cat <<V
 defaults|
-paper|calibration=paper maxIterations=1000
+paper|calibration=paper maxIterations=1000 output=average
 pre-change|$PRE
 V
   for extra in ${FINAL_EXTRA:-}; do echo "$extra"; done

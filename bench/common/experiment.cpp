@@ -2,6 +2,7 @@
 // test accuracy (and time). Options as key=value:
 //   train=PATH test=PATH eps=1 delta=1e-5 seeds=5 selector=iter|privtune|fixed margin=G
 //   calibration=tight|paper score=empirical|population output=average|last maxIterations=T
+//   (output omitted: the package's default for the calibration)
 //   expectedRuns=K ranges=none|private|data share=0.1 intercept=1 tag=TEXT
 //   stepScale=D hingeScale=H pruning=auto|none|noise-floor pruneRatio=R (omitted: library defaults)
 // ranges=data takes min/max from the TRAINING data (non-private reference only).
@@ -41,7 +42,7 @@ double accuracy(const learn::Dataset& data, const std::vector<double>& w) {
 int main(int argc, char** argv) {
   std::map<std::string, std::string> o = {
       {"eps", "1"}, {"delta", "1e-5"}, {"seeds", "5"}, {"selector", "iter"}, {"margin", "0"},
-      {"calibration", "tight"}, {"score", "empirical"}, {"output", "average"},
+      {"calibration", "tight"}, {"score", "empirical"},
       {"maxIterations", std::to_string(plan::kDefaultMaxIterations)}, {"expectedRuns", "10"}, {"ranges", "none"}, {"share", "0.1"},
       {"intercept", "1"}, {"tag", "run"}};
   for (int i = 1; i < argc; ++i) {
@@ -84,7 +85,9 @@ int main(int argc, char** argv) {
     if (o.count("pruning")) options.plan.pruning = plan::parsePruning(o["pruning"]);
     if (o.count("pruneRatio")) options.plan.pruneRatio = std::stod(o["pruneRatio"]);
     if (o["ranges"] == "private") options.plan.rangeShare = std::stod(o["share"]);
-    options.output = o["output"] == "last" ? learn::OutputIterate::kLast : learn::OutputIterate::kAverage;
+    // Omitted: the package's default for the calibration (last for tight, average for paper).
+    const std::string output = o.count("output") ? o["output"] : plan::defaultOutputName(options.plan.calibration);
+    options.output = output == "last" ? learn::OutputIterate::kLast : learn::OutputIterate::kAverage;
     const auto started = std::chrono::steady_clock::now();
     learn::Trainer trainer(data, options, random::Generator::seeded(1000003ull * std::uint64_t(seed) + 17));
     while (!trainer.advance(1u << 20)) {

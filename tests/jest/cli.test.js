@@ -14,7 +14,7 @@ test("account --json (tight) reports μ = 0.268051…", () => {
 test("account --calibration paper --jl-failure 1e-3 equals the mstar_plan record", () => {
   const rec = vectors.mstar_plan.find((r) => !r.exact_gdp && r.n === 1000 && r.d === 50);
   const r = cli("account", "--epsilon", "1", "--delta", "1e-5", "--n", "1000", "--d", "50",
-    "--calibration", "paper", "--jl-failure", "1e-3", "--range-share", "0", "--json");
+    "--calibration", "paper", "--jl-failure", "1e-3", "--range-share", "0", "--max-iterations", "1000000000", "--json");
   expect(r.code).toBe(0);
   const plan = JSON.parse(r.stdout);
   expect(plan.mu.toString()).toMatch(/^0\.104198/);

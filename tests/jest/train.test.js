@@ -134,6 +134,12 @@ test("PrivTune and the fixed-margin learner train; PrivTune releases only the se
   expect(p.report.candidates).toHaveLength(1);
   expect(p.report.runs).toBeGreaterThanOrEqual(1);
   const f = await dp.train(table, { epsilon: 1, delta: 1e-5, selector: "fixed", margin: 0.1, seed: 1 });
+  // The released iterate by default: the core's choice per calibration (docs/ACCURACY.md).
+  expect(f.report.output).toBe(dp.defaults.tightOutput);
+  expect(dp.defaults.tightOutput).toBe("last");
+  const paper = await dp.train(table, { epsilon: 1, delta: 1e-5, calibration: "paper", maxIterations: 5, seed: 1 });
+  expect(paper.report.output).toBe(dp.defaults.paperOutput);
+  expect(paper.report.output).toBe("average");
   expect(f.report.selectedMargin).toBe(0.1);
   expect(f.report.muRun).toBe(f.report.muTrain);  // the one run gets all of training's μ
   expect(f.report.muTrain ** 2 + f.report.muRanges ** 2).toBeCloseTo(f.report.mu ** 2, 14);

@@ -84,7 +84,7 @@ export class DpMargin {
 
   /** The core's defaults for options chosen by measurement (docs/ACCURACY.md): the iteration
    *  cap, the noise-floor pruning ratio and tight calibration's step scale D. */
-  get defaults(): { maxIterations: number; pruneRatio: number; tightStepScale: number } {
+  get defaults(): { maxIterations: number; pruneRatio: number; tightStepScale: number; tightOutput: string; paperOutput: string } {
     return this.#core.defaults();
   }
 

@@ -13,7 +13,7 @@ const USAGE = `usage:
   dpmargin train TRAIN.csv --label COL [--positive VALUE] --epsilon E --delta D
                  [--test TEST.csv] [--selector iter|privtune|fixed] [--margin G]
                  [--score empirical|population] [--calibration tight|paper]
-                 [--output average|last] [--max-iterations T] [--expected-runs K]
+                 [--output last|average] [--max-iterations T] [--expected-runs K]
                  [--norm-bound B] [--no-intercept] [--range-share S | --no-private-ranges]
                  [--step-scale D] [--hinge-scale H] [--pruning auto|none|noise-floor]
                  [--prune-ratio R] [--seed N] [--out model.json] [--json]

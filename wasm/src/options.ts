@@ -7,7 +7,7 @@ export const CALIBRATIONS: readonly Calibration[] = ["tight", "paper"];
 export const SCORES: readonly ScoreKind[] = ["empirical", "population"];
 /** Default cap on noisy-GD iterations, chosen by measurement (docs/ACCURACY.md, docs/BENCHMARKS.md):
  *  T changes utility and time, never privacy. Equals the core's kDefaultMaxIterations (tested). */
-export const DEFAULT_MAX_ITERATIONS = 1000;
+export const DEFAULT_MAX_ITERATIONS = 200;
 /** Default ratio of noise-floor pruning (docs/ACCURACY.md; equals the core's kDefaultPruneRatio). */
 export const DEFAULT_PRUNE_RATIO = 100;
 export const PRUNINGS: readonly Pruning[] = ["auto", "none", "noise-floor"];

@@ -117,7 +117,7 @@ export interface CoreProfiler extends EmbindObject {
 
 export interface CoreModule {
   plan(input: PlanInputRaw): Status<unknown>;
-  defaults(): { maxIterations: number; pruneRatio: number; tightStepScale: number };
+  defaults(): { maxIterations: number; pruneRatio: number; tightStepScale: number; tightOutput: string; paperOutput: string };
   gdpDelta(epsilon: number, mu: number): Status<number>;
   gdpLogDelta(epsilon: number, mu: number): Status<number>;
   gdpEpsilon(mu: number, delta: number): Status<number>;

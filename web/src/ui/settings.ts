@@ -34,7 +34,7 @@ export function readOptions(): WireTrainOptions {
     selector,
     score: choice<NonNullable<WireTrainOptions["score"]>>("score"),
     calibration: choice<NonNullable<WireTrainOptions["calibration"]>>("train-calibration"),
-    output: choice<NonNullable<WireTrainOptions["output"]>>("output"),
+    output: (choice<NonNullable<WireTrainOptions["output"]> | "">("output") || undefined),
     maxIterations: number("max-iterations"),
     intercept: $<HTMLInputElement>("intercept").checked,
     rowNormalization: choice<NonNullable<WireTrainOptions["rowNormalization"]>>("row-normalization"),
