@@ -178,9 +178,25 @@ def plot(acc, ceil, tables, epsilons, variants):
     fig.savefig(os.path.join(DOCS, "accuracy.png"), dpi=110)
 
 
+def splice():
+    """Copy the generated tables into docs/ACCURACY.md between <!-- BEGIN x --> / <!-- END x -->."""
+    doc = os.path.join(DOCS, "ACCURACY.md")
+    if not os.path.exists(doc):
+        return
+    text = open(doc).read()
+    for name in ["design", "design2", "final"]:
+        part = os.path.join(DOCS, f"accuracy-{name}.md")
+        begin, end = f"<!-- BEGIN {name} -->", f"<!-- END {name} -->"
+        if os.path.exists(part) and begin in text and end in text:
+            body = open(part).read()
+            text = text[:text.index(begin) + len(begin)] + "\n" + body + text[text.index(end):]
+    open(doc, "w").write(text)
+
+
 if __name__ == "__main__":
     c = ceiling()
     design(load("design"), c)
     design(load("design2"), c, "design2")
     final(load("final"), c)
+    splice()
     print("wrote docs/accuracy-design{,2}.md, docs/accuracy-final.md, docs/accuracy.png (where data exist)")
