@@ -403,6 +403,7 @@ class WasmTrainer {
       }
       sum_.setZero(r.weights->rows(), r.weights->cols());
       const unsigned shards = partials["length"].as<unsigned>();
+      if (shards < 1) dpmargin::throwBadParameter("gradients", "one partial sum per shard (at least 1)", 0.0);
       for (unsigned s = 0; s < shards; ++s) {
         const std::vector<double> part = emscripten::convertJSArrayToNumberVector<double>(partials[s]);
         if (part.size() != std::size_t(sum_.size())) {
@@ -419,6 +420,7 @@ class WasmTrainer {
     return guard([&] {
       std::vector<std::uint64_t> total;
       const unsigned shards = partials["length"].as<unsigned>();
+      if (shards < 1) dpmargin::throwBadParameter("errors", "one partial count per shard (at least 1)", 0.0);
       for (unsigned s = 0; s < shards; ++s) {
         const std::vector<double> part = emscripten::convertJSArrayToNumberVector<double>(partials[s]);
         if (s == 0) total.assign(part.size(), 0);

@@ -85,9 +85,10 @@ int main(int argc, char** argv) {
     if (o.count("pruning")) options.plan.pruning = plan::parsePruning(o["pruning"]);
     if (o.count("pruneRatio")) options.plan.pruneRatio = std::stod(o["pruneRatio"]);
     if (o["ranges"] == "private") options.plan.rangeShare = std::stod(o["share"]);
-    // Omitted: the package's default for the calibration (last for tight, average for paper).
-    const std::string output = o.count("output") ? o["output"] : plan::defaultOutputName(options.plan.calibration);
-    options.output = output == "last" ? learn::OutputIterate::kLast : learn::OutputIterate::kAverage;
+    // Omitted: the core's default for the calibration (last for tight, average for paper).
+    if (o.count("output")) {
+      options.output = o["output"] == "last" ? learn::OutputIterate::kLast : learn::OutputIterate::kAverage;
+    }
     const auto started = std::chrono::steady_clock::now();
     learn::Trainer trainer(data, options, random::Generator::seeded(1000003ull * std::uint64_t(seed) + 17));
     while (!trainer.advance(1u << 20)) {

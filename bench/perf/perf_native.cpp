@@ -130,8 +130,7 @@ int main(int argc, char** argv) {
     options.plan.delta = std::stod(o["delta"]);
     options.plan.maxIterations = std::stoull(o["maxIterations"]);
     options.plan.rangeShare = std::stod(o["rangeShare"]);
-    options.output = std::string(plan::defaultOutputName(options.plan.calibration)) == "last"
-                         ? learn::OutputIterate::kLast : learn::OutputIterate::kAverage;
+    // options.output unset: the core's default for the calibration, as in the package.
     learn::Trainer trainer(data, options, random::Generator::seeded(std::stoull(o["seed"])));
     while (!trainer.advance(1u << 20)) {
     }

@@ -137,6 +137,10 @@ const PLAN_FLAGS: Flags = {
 };
 
 function planOptions(v: Record<string, unknown>) {
+  const rangeFlags = ["range-share", "private-ranges", "no-private-ranges"].filter((f) => v[f] !== undefined);
+  if (v["no-private-ranges"] !== undefined && rangeFlags.length > 1) {
+    throw new UsageError(`--no-private-ranges contradicts --${rangeFlags.find((f) => f !== "no-private-ranges")}`);
+  }
   const options = {
     epsilon: numberFlag(v, "epsilon", "epsilon", true)!,
     delta: numberFlag(v, "delta", "delta", true)!,

@@ -158,7 +158,7 @@ function setup(options: TrainOptions): TrainSetup {
   if (signal !== undefined && (typeof signal !== "object" || signal === null || typeof signal.aborted !== "boolean")) {
     throw badParameter("signal", "an AbortSignal", signal);
   }
-  const input = planInput({ ...o, normBound: pre.normBound }, 2, 1, pre.columnRanges !== null);
+  const input = planInput({ ...o, normBound: pre.normBound }, 2, 1, (pre.columnRanges?.length ?? 0) > 0);
   return {
     started, pre, output: output as TrainSetup["output"], seed: seed as number | undefined, workers,
     onProgress: onProgress as TrainSetup["onProgress"], signal, input,

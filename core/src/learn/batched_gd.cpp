@@ -47,6 +47,10 @@ void BatchedNoisyGd::gradients(const ClippedRows& rows, const Eigen::VectorXd& c
   // coefficients stay in registers.
   (void)margins;
   (void)coefficients;
+  // The kernel writes k × m entries into each buffer: size them (no allocation when they fit).
+  if (w.rows() != static_cast<Eigen::Index>(rows.k)) throwBadParameter("w", "with k rows", double(w.rows()));
+  if (blockGradient.rows() != w.rows() || blockGradient.cols() != w.cols()) blockGradient.resize(w.rows(), w.cols());
+  if (out.rows() != w.rows() || out.cols() != w.cols()) out.resize(w.rows(), w.cols());
   kernels::hingeGradients(rows, c.data(), w.data(), static_cast<std::size_t>(w.rows()),
                           static_cast<std::size_t>(w.cols()), blockGradient.data(), out.data());
 }

@@ -15,6 +15,11 @@ namespace dpmargin::learn {
 void hingeGradientSum(const ClippedRows& rows, double c, const Eigen::VectorXf& w,
                       Eigen::VectorXf& scratch, Eigen::VectorXd& out) {
   // Active iff the hinge is positive: y⟨w, s z⟩ < c. The subgradient is −(y s / c) z.
+  // The kernel writes k entries into each buffer: size them (no allocation when they fit).
+  const auto k = static_cast<Eigen::Index>(rows.k);
+  if (w.size() != k) throwBadParameter("w", "of length k", double(w.size()));
+  if (scratch.size() != k) scratch.resize(k);
+  if (out.size() != k) out.resize(k);
   kernels::hingeGradients(rows, &c, w.data(), rows.k, 1, scratch.data(), out.data());
 }
 

@@ -12,6 +12,7 @@ namespace dpmargin::learn {
 
 Trainer::Trainer(Dataset& data, const TrainOptions& options, random::Generator generator)
     : options_(options), generator_(std::move(generator)) {
+  if (!options_.output) options_.output = defaultOutput(options_.plan.calibration);
   if (!data.labelled()) throwBadParameter("labels", "present for training", 0.0);
   if (options_.plan.normBound != data.preprocessing().normBound) {
     throwBadParameter("normBound", "the preprocessing's norm bound b", options_.plan.normBound);
@@ -99,7 +100,7 @@ void Trainer::startStep() {
     p.sigma = cj.sigma;
     p.stepSize = cj.stepSize;
     p.iterations = cj.iterations;
-    p.output = options_.output;
+    p.output = *options_.output;
     // The checks of NoisyGd / BatchedNoisyGd.
     if (p.iterations < 1) throwBadParameter("iterations", "at least 1", 0.0);
     requirePositive("c", p.c);
@@ -171,7 +172,7 @@ void Trainer::endIterations() {
   outputs_.resize(static_cast<Eigen::Index>(result_.plan.request.d), m);
   for (Eigen::Index j = 0; j < m; ++j) {
     // The released iterate: w̄ = (1/T) Σ_{t<T} w_t or w_T (NoisyGd::output).
-    const Eigen::VectorXd wTilde = options_.output == OutputIterate::kLast
+    const Eigen::VectorXd wTilde = *options_.output == OutputIterate::kLast
                                        ? Eigen::VectorXd(w_.col(j))
                                        : Eigen::VectorXd(sum_.col(j) / static_cast<double>(iterations_));
     // Back to the prepared feature space: w = Φᵀ w̃, so ⟨w, x⟩ = ⟨w̃, Φx⟩.
@@ -199,6 +200,10 @@ void Trainer::answerErrors(const std::vector<std::uint64_t>& errors) {
   expect(Phase::kScore, "errors");
   if (errors.size() != current_.size()) {
     throwBadParameter("errors", "one count per candidate of the step", double(errors.size()));
+  }
+  // A count above n would mean the shards double-counted rows: refuse rather than release it.
+  for (std::uint64_t e : errors) {
+    if (e > result_.plan.request.n) throwBadParameter("errors", "at most n per candidate", double(e));
   }
   for (std::size_t j = 0; j < current_.size(); ++j) {
     const plan::CandidatePlan& c = result_.plan.candidates[current_[j]];
@@ -348,6 +353,11 @@ Progress Trainer::progress() const {
 const TrainResult& Trainer::result() const {
   if (!done_) throw Error(ErrorCode::kInternal, "", "training result requested before it finished");
   return result_;
+}
+
+OutputIterate defaultOutput(plan::Calibration calibration) noexcept {
+  return std::string(plan::defaultOutputName(calibration)) == "last" ? OutputIterate::kLast
+                                                                      : OutputIterate::kAverage;
 }
 
 std::vector<double> decisionScores(const DataView& data, const std::vector<double>& weights) {

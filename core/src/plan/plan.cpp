@@ -159,7 +159,9 @@ CandidatePlan planCandidate(const PlanRequest& r, const Plan& plan, double gamma
                              ? ngdIterationsBound(r.n, plan.muRun, c.dim, kTightIterationTolerance)
                              : ngdIterationsPaper(r.n, plan.muRun);
   if (c.iterationsUncapped < 1) c.iterationsUncapped = 1;
-  requireNoiseInRange(r, c.sensitivity);
+  if (!(c.sensitivity <= kMaxNoiseSd)) {  // Δ = 2R/c: a tiny hinge scale makes it overflow
+    throwBadParameter("hingeScale", "large enough that the sensitivity 2R/c is finite", r.hingeScale);
+  }
   c.capped = c.iterationsUncapped > r.maxIterations;
   c.iterations = c.capped ? r.maxIterations : c.iterationsUncapped;
   c.sigma = ngdSigma(c.sensitivity, c.iterations, plan.muRun);
@@ -267,19 +269,22 @@ Plan makePlan(const PlanRequest& request) {
                                        ? std::vector<double>{request.margin}
                                        : marginGrid(request.n, request.normBound);
   plan.gridSize = grid.size();
-  // Noise-floor pruning (SPEC §2.9 item 5, docs/PRIVACY.md): keep the largest m such that the
-  // m largest margins all pass — their smallest one has floor ratio ≤ pruneRatio under the
-  // budget split over m. The ratio falls as γ grows (Δ ∝ 1/γ, k_γ shrinks) and as m shrinks
-  // (μ_run grows), so the kept set is a suffix of Γ and the first m that passes is the largest.
-  // Only public numbers enter (n, d, b, ε, δ and the options). k_γ keeps the full grid's JL
-  // union bound (|Γ|), a conservative choice that leaves k_γ independent of pruning.
+  // Noise-floor pruning (SPEC §2.9 item 5, docs/PRIVACY.md): keep the largest m such that
+  // every one of the m largest margins has floor ratio ≤ pruneRatio under the budget split over
+  // m; if no m passes, keep b alone. (Every margin is checked, not only the smallest: the ratio
+  // usually falls as γ grows, but where a larger γ is projected its Δ jumps 6× — tight c = γ,
+  // R = b unprojected against c = γ/3, R = 2b projected.) Only public numbers enter (n, d, b,
+  // ε, δ and the options). k_γ keeps the full grid's JL union bound (|Γ|), a conservative
+  // choice that leaves k_γ independent of pruning.
   std::size_t keep = grid.size();
   if (plan.pruning == Pruning::kNoiseFloor) {
     for (; keep > 1; --keep) {
       setBudget(request, keep, plan);
-      const CandidatePlan smallest =
-          planCandidate(request, plan, grid[grid.size() - keep], grid.size());
-      if (smallest.noiseFloorRatio <= request.pruneRatio) break;
+      bool pass = true;
+      for (std::size_t j = grid.size() - keep; pass && j < grid.size(); ++j) {
+        pass = planCandidate(request, plan, grid[j], grid.size()).noiseFloorRatio <= request.pruneRatio;
+      }
+      if (pass) break;
     }
   }
   plan.pruned.assign(grid.begin(), grid.end() - static_cast<std::ptrdiff_t>(keep));

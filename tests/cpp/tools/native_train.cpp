@@ -37,10 +37,7 @@ int main(int argc, char** argv) {
   if (rangeShare == 0.0) data.prepare();  // else the trainer estimates private ranges first
   dpmargin::learn::TrainOptions options;
   options.plan.rangeShare = rangeShare;
-  // The package's default iterate for the calibration (tight: last).
-  options.output = std::string(dpmargin::plan::defaultOutputName(options.plan.calibration)) == "last"
-                       ? dpmargin::learn::OutputIterate::kLast
-                       : dpmargin::learn::OutputIterate::kAverage;
+  // options.output unset: the core's default for the calibration, as in the package.
   options.plan.epsilon = std::stod(argv[3]);
   options.plan.delta = std::stod(argv[4]);
   dpmargin::learn::Trainer trainer(data, options,

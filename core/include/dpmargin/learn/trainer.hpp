@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "dpmargin/learn/batched_gd.hpp"
@@ -29,8 +30,13 @@ struct TrainOptions {
   // ε, δ, selector, calibration, score, E[K], β, maxIterations, margin. n and d are taken from
   // the data; normBound must equal the preprocessing's b (checked).
   plan::PlanRequest plan;
-  OutputIterate output = OutputIterate::kAverage;
+  // The released iterate; unset: plan::defaultOutputName(calibration) — last with tight, the
+  // paper's average with paper calibration (resolved by the Trainer; docs/ACCURACY.md).
+  std::optional<OutputIterate> output;
 };
+
+// The iterate a calibration releases by default.
+OutputIterate defaultOutput(plan::Calibration calibration) noexcept;
 
 // One base run: which candidate, and its released noisy score (Iter releases every one).
 struct RunRecord {
