@@ -25,6 +25,8 @@ fi
 # Every run uses the app's preprocessing: private column ranges (share 0.1) + intercept +
 # unit-norm rows, unless a variant says otherwise.
 COMMON="ranges=private share=0.1"
+# pre-change-api: the API's defaults before this work exactly (unit-norm rows, no column ranges).
+# defaults-10x: today's defaults with 10× the iterations (run at ε = 1: EPSILONS=1).
 # The pre-change defaults (before the accuracy issue): T ≤ 1000, paper step rule D = 1, c = γ,
 # no pruning, Iter, empirical score, averaged iterate. (Preprocessing as everywhere: the app's
 # private ranges, which the API did not use before; see the `unitnorm` design variant.)
@@ -73,6 +75,8 @@ final_variants() {
 defaults|
 paper|calibration=paper maxIterations=1000 output=average
 pre-change|$PRE
+pre-change-api|$PRE ranges=none
+defaults-10x|maxIterations=2000
 V
   for extra in ${FINAL_EXTRA:-}; do echo "$extra"; done
 }
@@ -110,7 +114,7 @@ run_phase() {
 case "$phase" in
   design) run_phase design "1" ;;
   design2) run_phase design2 "1" ;;
-  final) run_phase final "0.5 1 2 4 8" ;;
+  final) run_phase final "${EPSILONS:-0.5 1 2 4 8}" ;;
   summary) ;;
   *) echo "unknown phase $phase" >&2; exit 2 ;;
 esac
