@@ -94,6 +94,9 @@ test("the clinic fixture: preview, column pickers, and a seeded run equal to the
   assert.equal(await page.inputValue("#train-epsilon"), "2");
   await openAdvanced();
   await setField("#seed", 7);
+  // The CLI trains in one thread; two workers sum the same partial gradients in another order
+  // (equal up to rounding: the Workers test below). Compare like with like.
+  await page.selectOption("#workers", "1");
   assert.equal(await page.isVisible("#train-seeded"), true, "the seed field turns on the badge");
   await page.waitForSelector('#budget-preview dd[data-key="mu"]');
   assert.equal(await train(), "done");
@@ -375,6 +378,9 @@ test("Workers: 2 — a seeded run with the rows split over two nested shard work
   await page.click('button.preset[data-epsilon="2"]');
   await openAdvanced();
   await setField("#seed", 7);
+  // The CLI trains in one thread; two workers sum the same partial gradients in another order
+  // (equal up to rounding: the Workers test below). Compare like with like.
+  await page.selectOption("#workers", "1");
   const run = async (workers) => {
     await page.selectOption("#workers", String(workers));
     const before = server.log.length;
