@@ -276,10 +276,22 @@ Plan makePlan(const PlanRequest& request) {
   // R = b unprojected against c = γ/3, R = 2b projected.) Only public numbers enter (n, d, b,
   // ε, δ and the options). k_γ keeps the full grid's JL union bound (|Γ|), a conservative
   // choice that leaves k_γ independent of pruning.
+  // The conversions (μ from ε, δ) do not depend on the number of candidates: done once; only
+  // Iter's split (and PrivTune's P(miss)) follow the kept count.
+  setBudget(request, grid.size(), plan);
+  const auto resplit = [&](std::size_t m) {
+    if (request.selector == Selector::kIter) {
+      const IterSplit split = iterSplit(plan.muTrain, m, 1.0);
+      plan.muRun = split.muRun;
+      plan.scoreSd = split.scoreSd;
+    } else if (request.selector == Selector::kPrivTune) {
+      plan.probabilityMiss = tnbProbabilityMiss({kPrivTuneEta, plan.tnbR}, m);
+    }
+  };
   std::size_t keep = grid.size();
   if (plan.pruning == Pruning::kNoiseFloor) {
     for (; keep > 1; --keep) {
-      setBudget(request, keep, plan);
+      resplit(keep);
       bool pass = true;
       for (std::size_t j = grid.size() - keep; pass && j < grid.size(); ++j) {
         pass = planCandidate(request, plan, grid[j], grid.size()).noiseFloorRatio <= request.pruneRatio;
@@ -288,7 +300,7 @@ Plan makePlan(const PlanRequest& request) {
     }
   }
   plan.pruned.assign(grid.begin(), grid.end() - static_cast<std::ptrdiff_t>(keep));
-  setBudget(request, keep, plan);
+  resplit(keep);
   requireNoiseInRange(request, plan.scoreSd);
   plan.candidates.reserve(keep);
   for (std::size_t j = grid.size() - keep; j < grid.size(); ++j) {
