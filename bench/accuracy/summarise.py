@@ -17,13 +17,15 @@ def load(name):
     path = os.path.join(RES, f"accuracy-{name}.csv")
     if not os.path.exists(path):
         return {}
-    acc = defaultdict(list)
+    rows = {}  # (dataset, variant, ε, seed) → row: a resumed run may repeat a seeded row
     with open(path) as f:
         for row in csv.DictReader(f):
             if not row.get("test_accuracy"):
                 continue
-            acc[(row["dataset"], row["variant"], float(row["epsilon"]))].append(
-                (int(row["seed"]), float(row["test_accuracy"]), float(row["seconds"])))
+            rows[(row["dataset"], row["variant"], float(row["epsilon"]), int(row["seed"]))] = row
+    acc = defaultdict(list)
+    for (dataset, variant, eps, seed), row in rows.items():
+        acc[(dataset, variant, eps)].append((seed, float(row["test_accuracy"]), float(row["seconds"])))
     return acc
 
 
