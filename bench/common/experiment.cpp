@@ -16,6 +16,7 @@
 #include <string>
 
 #include "dpmargin/learn/trainer.hpp"
+#include "args.hpp"
 #include "table.hpp"
 
 using namespace dpmargin;
@@ -45,15 +46,7 @@ int main(int argc, char** argv) {
       {"calibration", "tight"}, {"score", "empirical"},
       {"maxIterations", std::to_string(plan::kDefaultMaxIterations)}, {"expectedRuns", "10"}, {"ranges", "none"}, {"share", "0.1"},
       {"intercept", "1"}, {"tag", "run"}};
-  for (int i = 1; i < argc; ++i) {
-    const std::string a = argv[i];
-    const auto eq = a.find('=');
-    if (eq == std::string::npos) {
-      std::fprintf(stderr, "bad argument %s\n", argv[i]);
-      return 2;
-    }
-    o[a.substr(0, eq)] = a.substr(eq + 1);
-  }
+  if (!bench::parseArgs(argc, argv, o)) return 2;
   const bench::Table train = bench::readTable(o.at("train"));
   const bench::Table test = bench::readTable(o.at("test"));
   learn::Preprocessing pre;

@@ -21,6 +21,7 @@
 #include <map>
 #include <string>
 
+#include "../common/args.hpp"
 #include "../common/table.hpp"
 #include "dpmargin/learn/trainer.hpp"
 #include "synthetic.hpp"
@@ -88,15 +89,7 @@ learn::Dataset toDataset(const bench::Table& t, const learn::Preprocessing& p, b
 int main(int argc, char** argv) {
   std::map<std::string, std::string> o = {{"eps", "1"}, {"delta", "1e-5"}, {"seed", "1"},
                                           {"nTest", "5000"}, {"dataSeed", "20261121"}};
-  for (int i = 1; i < argc; ++i) {
-    const std::string a = argv[i];
-    const auto eq = a.find('=');
-    if (eq == std::string::npos) {
-      std::fprintf(stderr, "bad argument %s\n", argv[i]);
-      return 2;
-    }
-    o[a.substr(0, eq)] = a.substr(eq + 1);
-  }
+  if (!bench::parseArgs(argc, argv, o)) return 2;
   if (!o.count("maxIterations") || !o.count("rangeShare")) {
     std::fprintf(stderr, "maxIterations= and rangeShare= are required (run_all.mjs passes the package's defaults)\n");
     return 2;
