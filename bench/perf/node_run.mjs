@@ -10,6 +10,7 @@ import { fileURLToPath } from "node:url";
 import { load, csvFile, DEFAULT_MAX_ITERATIONS } from "../../dist/node.js";
 import * as chunked from "../../dist/chunked.js";
 import { generate, checksum } from "./synthetic.mjs";
+import { trainOptions, accuracy } from "./run_common.mjs";
 
 const repo = fileURLToPath(new URL("../../", import.meta.url));
 const cfg = JSON.parse(process.argv[2]);
@@ -19,17 +20,7 @@ const nTest = cfg.nTest ?? 5000;
 const now = () => performance.now();
 const maxRssKb = () => process.resourceUsage().maxRSS;
 
-const options = (extra = {}) => ({
-  epsilon: cfg.epsilon ?? 1, delta: cfg.delta ?? 1e-5, seed: cfg.seed ?? 1,
-  maxIterations: cfg.maxIterations ?? DEFAULT_MAX_ITERATIONS,
-  ...(cfg.workers !== undefined ? { workers: cfg.workers } : {}), ...extra,
-});
-
-const accuracy = (labels, truth) => {
-  let ok = 0;
-  for (let i = 0; i < labels.length; i++) if ((labels[i] > 0) === (truth[i] > 0)) ok++;
-  return ok / labels.length;
-};
+const options = (extra = {}) => trainOptions(cfg, DEFAULT_MAX_ITERATIONS, extra);
 
 const t = cfg.table;
 const rssStartKb = maxRssKb();

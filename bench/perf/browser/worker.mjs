@@ -4,22 +4,13 @@
 import { load, DEFAULT_MAX_ITERATIONS } from "dpmargin";
 import * as chunked from "dpmargin-chunked";
 import { generate, checksum } from "../synthetic.mjs";
+import { trainOptions, accuracy } from "../run_common.mjs";
 
 const now = () => performance.now();
 let dp = null;
 let last = null;  // { cfg, model }
 
-const options = (cfg, extra = {}) => ({
-  epsilon: cfg.epsilon ?? 1, delta: cfg.delta ?? 1e-5, seed: cfg.seed ?? 1,
-  maxIterations: cfg.maxIterations ?? DEFAULT_MAX_ITERATIONS,
-  ...(cfg.workers !== undefined ? { workers: cfg.workers } : {}), ...extra,
-});
-
-const accuracy = (labels, truth) => {
-  let ok = 0;
-  for (let i = 0; i < labels.length; i++) if ((labels[i] > 0) === (truth[i] > 0)) ok++;
-  return ok / labels.length;
-};
+const options = (cfg, extra = {}) => trainOptions(cfg, DEFAULT_MAX_ITERATIONS, extra);
 
 async function trainOnce(cfg, extra = {}) {
   let calls = 0;
