@@ -61,11 +61,7 @@ std::uint64_t BatchedNoisyGd::advance(std::uint64_t budget, random::Generator& g
     sum_ += w_;
     wFloat_ = w_.cast<float>();
     gradients(rows_, c_, wFloat_, margins_, coefficients_, blockGradient_, gradient_);
-    for (std::size_t j = 0; j < params_.size(); ++j) {
-      const auto col = static_cast<Eigen::Index>(j);
-      random::addGaussian(generator, params_[j].sigma, gradient_.col(col).data(), rows_.k);
-      w_.col(col).noalias() -= params_[j].stepSize * gradient_.col(col);
-    }
+    noisyStep(params_.data(), params_.size(), gradient_, w_, generator);
     ++t_;
   }
   return steps;

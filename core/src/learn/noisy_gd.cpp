@@ -23,6 +23,16 @@ void hingeGradientSum(const ClippedRows& rows, double c, const Eigen::VectorXf& 
   kernels::hingeGradients(rows, &c, w.data(), rows.k, 1, scratch.data(), out.data());
 }
 
+void noisyStep(const NoisyGdParams* params, std::size_t m, Eigen::Ref<Eigen::MatrixXd> gradient,
+               Eigen::Ref<Eigen::MatrixXd> w, random::Generator& generator) {
+  for (std::size_t j = 0; j < m; ++j) {
+    const auto col = static_cast<Eigen::Index>(j);
+    random::addGaussian(generator, params[j].sigma, gradient.col(col).data(),
+                        static_cast<std::size_t>(gradient.rows()));
+    w.col(col).noalias() -= params[j].stepSize * gradient.col(col);
+  }
+}
+
 NoisyGd::NoisyGd(const ClippedRows& rows, const NoisyGdParams& params)
     : rows_(rows), params_(params) {
   if (params.iterations < 1) throwBadParameter("iterations", "at least 1", 0.0);
@@ -43,8 +53,7 @@ std::uint64_t NoisyGd::advance(std::uint64_t budget, random::Generator& generato
     sum_ += w_;  // w̄ averages w₀ … w_{T−1}
     wFloat_ = w_.cast<float>();
     hingeGradientSum(rows_, params_.c, wFloat_, scratch_, gradient_);
-    random::addGaussian(generator, params_.sigma, gradient_.data(), rows_.k);
-    w_.noalias() -= params_.stepSize * gradient_;
+    noisyStep(&params_, 1, gradient_, w_, generator);
     ++t_;
   }
   return steps;

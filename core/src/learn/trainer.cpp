@@ -151,13 +151,8 @@ void Trainer::answerGradients(const Eigen::MatrixXd& sum) {
     throwBadParameter("gradients", "k x m for the current step", double(sum.size()));
   }
   if (&sum != &gradient_) gradient_ = sum;
-  const std::size_t k = static_cast<std::size_t>(w_.rows());
-  for (std::size_t j = 0; j < params_.size(); ++j) {
-    const auto col = static_cast<Eigen::Index>(j);
-    // The noise is added once, here, to the sum over all shards (σ_j from the plan).
-    random::addGaussian(generator_, params_[j].sigma, gradient_.col(col).data(), k);
-    w_.col(col).noalias() -= params_[j].stepSize * gradient_.col(col);
-  }
+  // The noise is added once, here, to the sum over all shards (σ_j from the plan).
+  noisyStep(params_.data(), params_.size(), gradient_, w_, generator_);
   ++t_;
   if (t_ < iterations_) {
     beginIteration();

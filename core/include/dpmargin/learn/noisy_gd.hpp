@@ -36,6 +36,12 @@ struct NoisyGdParams {
   OutputIterate output = OutputIterate::kAverage;
 };
 
+// One noisy-GD update for m candidates in lockstep, given their exact gradient sums (k × m):
+// column j gets N(0, σ_j² I_k) from `generator`, then w_j ← w_j − η_j g_j. The one place the
+// mechanism's gradient noise is added — by NoisyGd, BatchedNoisyGd and the (sharded) Trainer.
+void noisyStep(const NoisyGdParams* params, std::size_t m, Eigen::Ref<Eigen::MatrixXd> gradient,
+               Eigen::Ref<Eigen::MatrixXd> w, random::Generator& generator);
+
 // w₀ = 0; gₜ = Σ ∇ℓ_c(wₜ) + N(0, σ² I_k); wₜ₊₁ = wₜ − η gₜ. Output w̄ = (1/T) Σ_{t<T} wₜ or w_T.
 // Resumable: advance() runs a bounded number of iterations, so callers can report progress and
 // cancel between calls. Everything is allocated in the constructor.
