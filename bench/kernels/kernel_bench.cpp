@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-#include "dpmargin/learn/batched_gd.hpp"
+#include "dpmargin/learn/kernels.hpp"
 #include "dpmargin/learn/noisy_gd.hpp"
 #include "old_kernels.hpp"
 
@@ -149,7 +149,7 @@ int main(int argc, char** argv) {
         dpmargin::bench::old::hingeGradientSum(d.rows(), c[0], w0, scratch, g);
         dpmargin::learn::hingeGradientSum(d.rows(), c[0], w0, scratch, g);
         dpmargin::bench::old::batchedGradients(d.rows(), c, w, margins, coefficients, block, out);
-        dpmargin::learn::BatchedNoisyGd::gradients(d.rows(), c, w, margins, coefficients, block, out);
+        dpmargin::learn::kernels::hingeGradients(d.rows(), c.data(), w.data(), d.k, m, block.data(), out.data());
       }
     }
   }
@@ -177,7 +177,7 @@ int main(int argc, char** argv) {
           dpmargin::bench::old::batchedGradients(rows, c, w, margins, coefficients, block, outOld);
         });
         if (runNew) tNew = timeIt(reps, [&] {
-          dpmargin::learn::BatchedNoisyGd::gradients(rows, c, w, margins, coefficients, block, outNew);
+          dpmargin::learn::kernels::hingeGradients(rows, c.data(), w.data(), k, m, block.data(), outNew.data());
         });
       }
       double diff = (outOld - outNew).norm() / std::max(1e-300, outOld.norm());

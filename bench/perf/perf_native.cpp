@@ -2,7 +2,8 @@
 // peak RSS belongs to one configuration. Options as key=value:
 //   train=PATH test=PATH          a prepared CSV table (bench/.data), or
 //   synthetic=N,D [nTest=5000] [dataSeed=20261121]   the generator of synthetic.hpp
-//   eps=1 delta=1e-5 seed=1 maxIterations=T (required: run.sh passes the package's default)
+//   eps=1 delta=1e-5 seed=1, and any core option by its API name (run::optionSpecs); unset
+//   options take the core's defaults, exactly as the package's (run::resolve)
 // Prints one JSON object. Timing boundaries (steady_clock):
 //   loadSeconds  = read the CSV / generate the raw float32 table (the caller's copy);
 //   trainSeconds = copy into the core's Dataset + validate + preprocess + M* (Trainer until done)
@@ -23,7 +24,9 @@
 
 #include "../common/args.hpp"
 #include "../common/table.hpp"
+#include "../common/options.hpp"
 #include "dpmargin/learn/trainer.hpp"
+#include "dpmargin/run/run.hpp"
 #include "synthetic.hpp"
 
 using namespace dpmargin;
@@ -75,10 +78,10 @@ bench::Table synthTable(std::size_t n, std::size_t d, std::uint32_t seed, std::u
   return t;
 }
 
-learn::Dataset toDataset(const bench::Table& t, const learn::Preprocessing& p, bool labelled) {
-  learn::Dataset data(t.n, t.d, p, labelled);
+learn::Dataset toDataset(const bench::Table& t, bool labelled) {
+  learn::Dataset data(t.n, t.d, labelled);
   for (std::size_t i = 0; i < t.n; ++i) {
-    std::copy(t.x.begin() + long(i * t.d), t.x.begin() + long((i + 1) * t.d), data.rowMajor() + i * data.width());
+    std::copy(t.x.begin() + long(i * t.d), t.x.begin() + long((i + 1) * t.d), data.rowMajor() + i * data.stride());
     if (labelled) data.labels()[i] = t.y[i];
   }
   return data;
@@ -90,11 +93,9 @@ int main(int argc, char** argv) {
   std::map<std::string, std::string> o = {{"eps", "1"}, {"delta", "1e-5"}, {"seed", "1"},
                                           {"nTest", "5000"}, {"dataSeed", "20261121"}};
   if (!bench::parseArgs(argc, argv, o)) return 2;
-  if (!o.count("maxIterations") || !o.count("rangeShare")) {
-    std::fprintf(stderr, "maxIterations= and rangeShare= are required (run_all.mjs passes the package's defaults)\n");
-    return 2;
-  }
   try {
+    run::Options options = bench::coreOptions(o, {"eps", "train", "test", "synthetic", "nTest", "dataSeed"});
+    run::setOptionFromText(options, "epsilon", o["eps"]);
     const long rssStartKb = maxRssKb();
     const bool synth = o.count("synthetic") > 0;
     std::size_t sn = 0, sd = 0;
@@ -112,19 +113,13 @@ int main(int argc, char** argv) {
     const bool hwmReset = resetPeakRss();
     const long vmRssBeforeTrainKb = procStatusKb("VmRSS");
 
-    // Package defaults: intercept, unit-norm rows, b = 1, private column ranges with the
-    // package's share (estimated by the trainer, as in wasm).
-    learn::Preprocessing pre;
+    // The package's defaults (the core resolves them): intercept, unit-norm rows, b = 1,
+    // private column ranges estimated by the trainer, as in wasm.
+    const learn::TrainSettings settings = run::resolve(options, train.n, train.d);
     auto t1 = Clock::now();
-    learn::Dataset data = toDataset(train, pre, true);
+    learn::Dataset data = toDataset(train, true);
     data.validate(true);
-    learn::TrainOptions options;
-    options.plan.epsilon = std::stod(o["eps"]);
-    options.plan.delta = std::stod(o["delta"]);
-    options.plan.maxIterations = std::stoull(o["maxIterations"]);
-    options.plan.rangeShare = std::stod(o["rangeShare"]);
-    // options.output unset: the core's default for the calibration, as in the package.
-    learn::Trainer trainer(data, options, random::Generator::seeded(std::stoull(o["seed"])));
+    learn::Trainer trainer(data, settings, run::makeGenerator(settings));
     while (!trainer.advance(1u << 20)) {
     }
     const double trainSeconds = since(t1);
@@ -134,11 +129,9 @@ int main(int argc, char** argv) {
 
     const bench::Table test = synth ? synthTable(std::stoul(o["nTest"]), sd, dataSeed, 2, &oracleTest)
                                     : bench::readTable(o.at("test"));
-    learn::Preprocessing testPre = pre;
-    testPre.ranges = r.ranges;
-    learn::Dataset testData = toDataset(test, testPre, true);
+    learn::Dataset testData = toDataset(test, true);
     testData.validate(false);
-    testData.preprocess();
+    testData.prepare(data.preprocessing());
     const double testAcc = 1.0 - double(learn::countErrors(testData.view(), r.weights)) / double(testData.rows());
     const double trainAcc = 1.0 - double(learn::countErrors(data.view(), r.weights)) / double(data.rows());
     std::printf(
@@ -146,7 +139,7 @@ int main(int argc, char** argv) {
         "\"testAccuracy\":%.6f,\"trainAccuracy\":%.6f,\"selectedMargin\":%.9g,\"candidates\":%zu,"
         "\"rssStartKb\":%ld,\"rssBeforeTrainKb\":%ld,\"peakRssTrainKb\":%ld,\"oracleTrain\":%.6f,"
         "\"oracleTest\":%.6f,\"checksum\":\"%08x\",\"nTest\":%zu,\"vmRssBeforeTrainKb\":%ld,\"vmHwmTrainKb\":%ld}\n",
-        train.n, train.d, o["maxIterations"].c_str(), o["seed"].c_str(), loadSeconds, trainSeconds, testAcc,
+        train.n, train.d, std::to_string(settings.plan.maxIterations).c_str(), o["seed"].c_str(), loadSeconds, trainSeconds, testAcc,
         trainAcc, r.plan.candidates[r.selectedCandidate].gamma, r.plan.candidates.size(), rssStartKb,
         rssBeforeTrainKb, peakRssTrainKb, oracleTrain, oracleTest, checksum, test.n, vmRssBeforeTrainKb,
         vmHwmTrainKb);

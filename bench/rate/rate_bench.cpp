@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "dpmargin/learn/trainer.hpp"
+#include "dpmargin/run/run.hpp"
 #include "synthetic.hpp"
 
 using namespace dpmargin;
@@ -60,13 +61,14 @@ int main(int argc, char** argv) {
           for (const Method& m : {Method{"mstar", plan::Selector::kIter, 0.0},
                                   Method{"fixed_small", plan::Selector::kFixed, gammaStar / 8},
                                   Method{"fixed_large", plan::Selector::kFixed, 4 * gammaStar}}) {
-            learn::TrainOptions options;
-            options.plan.epsilon = epsilon;
-            options.plan.delta = 1e-5;
-            options.plan.selector = m.selector;
-            options.plan.margin = m.margin;
+            run::Options options;  // the core's defaults, on prepared data (no column ranges)
+            options.epsilon = epsilon;
+            options.delta = 1e-5;
+            options.selector = m.selector;
+            if (m.selector == plan::Selector::kFixed) options.margin = m.margin;
+            options.rangeShare = 0.0;
             const auto started = std::chrono::steady_clock::now();
-            learn::Trainer trainer(trainData, options,
+            learn::Trainer trainer(trainData, run::resolve(options, n, d),
                                    random::Generator::seeded(std::uint64_t(seed) * 7919 + n));
             while (!trainer.advance(1u << 20)) {
             }

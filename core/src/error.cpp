@@ -6,8 +6,6 @@
 #include <string>
 
 namespace dpmargin {
-namespace {
-
 // Shortest "%.{15,16,17}g" that reads back as the same double (std::to_chars for floating
 // point is not available in every standard library we build with, e.g. older libc++).
 std::string formatValue(double value) {
@@ -20,8 +18,6 @@ std::string formatValue(double value) {
   }
   return buffer;
 }
-
-}  // namespace
 
 const char* errorCodeName(ErrorCode code) noexcept {
   switch (code) {

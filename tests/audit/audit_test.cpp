@@ -18,9 +18,8 @@
 #include "audit_stats.hpp"
 #include "dpmargin/accounting/gdp.hpp"
 #include "dpmargin/accounting/ngd.hpp"
-#include "dpmargin/learn/noisy_gd.hpp"
-#include "dpmargin/learn/projection.hpp"
 #include "dpmargin/learn/trainer.hpp"
+#include "dpmargin/run/run.hpp"
 
 namespace dpmargin::audit {
 namespace {
@@ -42,24 +41,26 @@ int evalN() { return 200000 * scale(); }
 learn::Dataset canaryData(bool neighbour) {
   learn::Preprocessing p;
   p.intercept = false;
-  learn::Dataset d(kRows, 2, p);
+  learn::Dataset d(kRows, 2);
   for (std::size_t i = 0; i + 1 < kRows; ++i) d.labels()[i] = (i % 2) ? 1 : -1;
-  d.rowMajor()[(kRows - 1) * 2] = 1.0f;
+  d.rowMajor()[(kRows - 1) * d.stride()] = 1.0f;
   d.labels()[kRows - 1] = neighbour ? -1 : 1;
-  d.prepare();
+  d.validate();
+  d.prepare(p);
   return d;
 }
 
-plan::PlanRequest request(plan::Selector selector, double epsilon) {
-  plan::PlanRequest r;
-  r.epsilon = epsilon;
-  r.delta = kDelta;
-  r.n = kRows;
-  r.d = 2;
-  r.selector = selector;
-  r.margin = selector == plan::Selector::kFixed ? 1.0 : 0.0;
-  r.maxIterations = 20;
-  return r;
+// The production run's settings (run::resolve: the package's defaults) for the canary table.
+learn::TrainSettings settings(plan::Selector selector, double epsilon) {
+  run::Options o;
+  o.epsilon = epsilon;
+  o.delta = kDelta;
+  o.selector = selector;
+  if (selector == plan::Selector::kFixed) o.margin = 1.0;
+  o.maxIterations = 20;
+  o.intercept = false;
+  o.rangeShare = 0.0;  // the canary table is prepared (audited separately in issue 16's tiers)
+  return run::resolve(o, kRows, 2);
 }
 
 void report(const std::string& name, const AuditResult& r, double claimed) {
@@ -69,31 +70,24 @@ void report(const std::string& name, const AuditResult& r, double claimed) {
               name.c_str(), r.epsilonLowerBound, claimed, r.muLowerBound, r.tpr, r.fpr);
 }
 
-// (a) One noisy-GD run at γ = 1 with the whole budget, σ from the plan (or a broken σ).
+// (a) One noisy-GD run at γ = 1 with the whole budget: the production Trainer (selector
+// "fixed"), σ, clip radius and step size from its plan, rows through its shard setup; the
+// statistic is the canary's weight. Broken variants tamper with the trainer's noise.
 // `power` multiplies the evaluation runs: the assertions that the audit CATCHES a broken variant
 // use 2× so their own false-failure rate stays ≈ 1e-6 (the bound's sd is ≈ 0.09 at 4·10⁵ runs;
 // the broken variants sit ≈ 0.45 above the claim).
 AuditResult auditNoisyGd(double sigmaFactor, bool addRemove, int power = 1) {
-  const plan::Plan p = plan::makePlan(request(plan::Selector::kFixed, kClaimedEpsilon));
-  const plan::CandidatePlan& c = p.candidates.at(0);
-  learn::NoisyGdParams params;
-  params.c = c.c;
-  params.iterations = c.iterations;
-  params.stepSize = c.stepSize;
-  // Broken variant: the add/remove sensitivity R/c instead of the replace-one 2R/c.
-  const double sensitivity = addRemove ? c.clipRadius / c.c : c.sensitivity;
-  params.sigma = sigmaFactor * accounting::ngdSigma(sensitivity, c.iterations, p.muRun);
+  learn::TrainSettings s = settings(plan::Selector::kFixed, kClaimedEpsilon);
+  s.tamper.gradientNoise = sigmaFactor;
+  s.tamper.addRemoveSensitivity = addRemove;  // broken: Δ = R/c instead of the replace-one 2R/c
   learn::Dataset d0 = canaryData(false), d1 = canaryData(true);
-  std::vector<float> s0, s1;
-  learn::clipFactors(d0.view().x, 2, kRows, 2, c.clipRadius, s0);
-  learn::clipFactors(d1.view().x, 2, kRows, 2, c.clipRadius, s1);
+  const plan::Plan p = plan::makePlan(s.plan);  // once: its μ takes a root search
   auto g = random::Generator::secure();
   return runAudit([&](bool neighbour) {
-    const learn::DataView v = neighbour ? d1.view() : d0.view();
-    learn::ClippedRows rows{v.x, 2, (neighbour ? s1 : s0).data(), v.y, kRows, 2};
-    learn::NoisyGd descent(rows, params);
-    descent.advance(params.iterations, g);
-    return descent.output()[0];  // the canary's coordinate
+    learn::Trainer t(neighbour ? d1 : d0, s, random::Generator::seeded(g.nextU64()), p);
+    while (!t.advance(1000)) {
+    }
+    return t.result().weights[0];  // the canary's coordinate
   }, selectN(), power * evalN(), kDelta);
 }
 
@@ -115,9 +109,11 @@ TEST(PrivacyAudit, NoisyGdBrokenVariantsAreCaught) {
 // (b) Iter's released noisy scores over m public candidates that all misclassify the canary in
 // D and classify it correctly in D′ (each count moves by 1). The selection part of M* is
 // (μ/√2)-GDP; the audit holds it to that part's own ε, a stricter claim than the total.
+// The counts are the production countErrors and the noise the production noisyScore — the
+// function the trainer calls for every score, with the plan's sd.
 AuditResult auditIterScores(double sdFactor, double* claimed, int power = 1) {
-  const plan::Plan p = plan::makePlan(request(plan::Selector::kIter, kClaimedEpsilon));
-  *claimed = accounting::gdpEpsilon(p.muTotal / std::sqrt(2.0), kDelta);
+  const plan::Plan p = plan::makePlan(settings(plan::Selector::kIter, kClaimedEpsilon).plan);
+  *claimed = accounting::gdpEpsilon(p.mu / std::sqrt(2.0), kDelta);
   const std::size_t m = p.candidates.size();
   learn::Dataset d0 = canaryData(false), d1 = canaryData(true);
   auto g = random::Generator::secure();
@@ -126,7 +122,7 @@ AuditResult auditIterScores(double sdFactor, double* claimed, int power = 1) {
     double sum = 0;
     for (std::size_t i = 0; i < m; ++i) {
       const std::vector<double> w = {-double(i + 1), 0.0};
-      sum += learn::noisyScore(v, w, 0.0, sdFactor * p.scoreSd, g);
+      sum += learn::noisyScore(learn::countErrors(v, w), 0.0, sdFactor * p.scoreSd, g);
     }
     return sum;
   }, selectN(), power * evalN(), kDelta);
@@ -147,13 +143,13 @@ TEST(PrivacyAudit, IterSelectionScores) {
 // μ/√(2m) of its μ: a 2× bug is below what this audit can see at this size (AUDIT.md); the
 // honest run must pass, and the measured bound of a σ-halved M* is reported.
 AuditResult auditMstar(double epsilon) {
-  learn::TrainOptions options;
-  options.plan = request(plan::Selector::kIter, epsilon);
+  const learn::TrainSettings options = settings(plan::Selector::kIter, epsilon);
   learn::Dataset d0 = canaryData(false), d1 = canaryData(true);
+  const plan::Plan p = plan::makePlan(options.plan);
   auto g = random::Generator::secure();
   return runAudit([&](bool neighbour) {
     // A fresh generator per run would also do; one secure stream is the same mechanism.
-    learn::Trainer t(neighbour ? d1 : d0, options, random::Generator::seeded(g.nextU64()));
+    learn::Trainer t(neighbour ? d1 : d0, options, random::Generator::seeded(g.nextU64()), p);
     while (!t.advance(1000)) {
     }
     return t.result().weights[0];

@@ -1,5 +1,5 @@
 // The noisy-GD gradient kernel (core/src/learn/kernels.cpp) against a direct double-precision
-// reference, through both entry points (hingeGradientSum for m = 1, BatchedNoisyGd::gradients),
+// reference, through both entry points (hingeGradientSum for m = 1, kernels::hingeGradients for m ≥ 1),
 // on many shapes: n below, at and across the 128-row block, k below, at and across the 4-wide
 // vector (including k < 4 and row strides > k), m = 1 … 17 (chunks of 4 plus every remainder).
 //
@@ -19,7 +19,6 @@
 #include <random>
 #include <vector>
 
-#include "dpmargin/learn/batched_gd.hpp"
 #include "dpmargin/learn/kernels.hpp"
 #include "dpmargin/learn/noisy_gd.hpp"
 
@@ -130,10 +129,9 @@ TEST(GradientKernel, MatchesTheDoubleReferenceOnManyShapes) {
       Eigen::MatrixXd want, absSum;
       reference(p, want, absSum);
       // Batched entry point (stale scratch on entry must not matter).
-      Eigen::MatrixXf margins(128, Eigen::Index(m)), coefficients(128, Eigen::Index(m)),
-          block = Eigen::MatrixXf::Constant(Eigen::Index(p.k), Eigen::Index(m), 7.0f);
+      Eigen::MatrixXf block = Eigen::MatrixXf::Constant(Eigen::Index(p.k), Eigen::Index(m), 7.0f);
       Eigen::MatrixXd got = Eigen::MatrixXd::Constant(Eigen::Index(p.k), Eigen::Index(m), 3.0);
-      BatchedNoisyGd::gradients(p.rows(), p.c, p.w, margins, coefficients, block, got);
+      kernels::hingeGradients(p.rows(), p.c.data(), p.w.data(), p.k, m, block.data(), got.data());
       expectWithinBound(got, want, absSum, "batched", p);
       if (::testing::Test::HasFatalFailure()) return;
       // Single-candidate entry point, candidate by candidate.
@@ -158,13 +156,13 @@ TEST(GradientKernel, NoActiveRowGivesZeroAndEmptyInputIsZero) {
   const ClippedRows rows{z.data(), k, s.data(), y.data(), n, k};
   Eigen::MatrixXf w = Eigen::MatrixXf::Constant(Eigen::Index(k), 5, 1.0f);  // margins 3 ≥ c
   Eigen::VectorXd c = Eigen::VectorXd::Constant(5, 0.5);
-  Eigen::MatrixXf a(128, 5), b(128, 5), block(Eigen::Index(k), 5);
+  Eigen::MatrixXf block(Eigen::Index(k), 5);
   Eigen::MatrixXd out = Eigen::MatrixXd::Constant(Eigen::Index(k), 5, 9.0);
-  BatchedNoisyGd::gradients(rows, c, w, a, b, block, out);
+  kernels::hingeGradients(rows, c.data(), w.data(), k, 5, block.data(), out.data());
   EXPECT_TRUE((out.array() == 0.0).all());
   const ClippedRows none{z.data(), k, s.data(), y.data(), 0, k};
   out.setConstant(9.0);
-  BatchedNoisyGd::gradients(none, c, w, a, b, block, out);
+  kernels::hingeGradients(none, c.data(), w.data(), k, 5, block.data(), out.data());
   EXPECT_TRUE((out.array() == 0.0).all());
 }
 

@@ -11,6 +11,7 @@
 #include "dpmargin/learn/noisy_gd.hpp"
 #include "dpmargin/learn/projection.hpp"
 #include "dpmargin/learn/trainer.hpp"
+#include "dpmargin/run/run.hpp"
 #include "synthetic.hpp"
 
 namespace dpmargin::learn {
@@ -91,34 +92,39 @@ TEST(Projection, JlPreservesNormsWithinTheSpecDistortion) {
   EXPECT_GT(worst, e / 20);  // distortion of the expected order: Φ is not accidentally orthogonal
 }
 
-// One noisy-GD step on rows that contribute no gradient (z = 0): w₁ = −η ξ with ξ ~ N(0, σ² I).
-// With k = 20,000 coordinates the sample variance of ξ is σ²(1 ± z·√(2/k)); z = 4.89 gives a
-// two-sided false-failure rate α = 1e-6.
-TEST(NoisyGdStatistics, OneStepNoiseSdEqualsSigma) {
+// One step of the production noisy GD (the Trainer, selector "fixed", T = 1) on rows that
+// contribute no gradient (x = 0): w₁ = −η ξ with ξ ~ N(0, σ² I), σ and η from the plan. With
+// k = 20,000 coordinates (an unprojected margin) the sample variance of ξ is σ²(1 ± z·√(2/k));
+// z = 4.89 gives a two-sided false-failure rate α = 1e-6.
+TEST(NoisyGdStatistics, OneStepNoiseSdEqualsThePlansSigma) {
   const std::size_t n = 3, k = 20000;
-  std::vector<float> z(n * k, 0.0f), s(n, 1.0f);
-  std::vector<std::int8_t> y = {1, -1, 1};
-  NoisyGdParams p;
-  p.c = 0.1;
-  p.sigma = 37.5;
-  p.stepSize = 0.01;
-  p.iterations = 1;
-  p.output = OutputIterate::kLast;
-  NoisyGd descent({z.data(), k, s.data(), y.data(), n, k}, p);
-  auto g = random::Generator::seeded(2024);
-  EXPECT_EQ(descent.advance(5, g), 1u);
-  const Eigen::VectorXd noise = descent.output() / -p.stepSize;
+  Dataset data(n, k);
+  data.labels()[0] = 1, data.labels()[1] = -1, data.labels()[2] = 1;
+  run::Options o;
+  o.epsilon = 1, o.delta = 1e-5, o.selector = plan::Selector::kFixed, o.margin = 0.01;
+  o.maxIterations = 1, o.output = OutputIterate::kLast, o.intercept = false, o.seed = 2024;
+  const TrainSettings settings = run::resolve(o, n, k);
+  Trainer trainer(data, settings, run::makeGenerator(settings));
+  while (!trainer.advance(5)) {
+  }
+  const plan::CandidatePlan& c = trainer.plan().candidates.at(0);
+  ASSERT_FALSE(c.projected);
+  ASSERT_EQ(c.T, 1u);
+  const auto& w = trainer.result().weights;
+  const Eigen::VectorXd noise = Eigen::Map<const Eigen::VectorXd>(w.data(), Eigen::Index(k)) / -c.stepSize;
   const double mean = noise.mean();
   const double variance = (noise.array() - mean).square().sum() / double(k - 1);
-  EXPECT_NEAR(variance / (p.sigma * p.sigma), 1.0, 4.89 * std::sqrt(2.0 / k));
-  EXPECT_NEAR(mean, 0.0, 4.89 * p.sigma / std::sqrt(double(k)));
+  EXPECT_NEAR(variance / (c.sigma * c.sigma), 1.0, 4.89 * std::sqrt(2.0 / k));
+  EXPECT_NEAR(mean, 0.0, 4.89 * c.sigma / std::sqrt(double(k)));
 }
 
-TrainOptions mstar(double epsilon) {
-  TrainOptions o;
-  o.plan.epsilon = epsilon;
-  o.plan.delta = 1e-5;
-  return o;
+// The tests' settings: the core's defaults (run::resolve) with budget ε, δ = 1e-5 and no
+// private ranges (the synthetic data are prepared already).
+TrainSettings mstar(double epsilon, run::Options o = {}) {
+  o.epsilon = epsilon;
+  if (!o.delta) o.delta = 1e-5;
+  if (!o.rangeShare) o.rangeShare = 0.0;
+  return run::resolve(o, 2, 1);  // the trainer takes n and d from the (prepared) data
 }
 
 // SPEC issue: n = 4000, d = 50, margin γ* = 0.1, 1% label-flipped outliers, ε = 1, δ = 1e-5.
@@ -165,23 +171,24 @@ TEST(Learning, HugeEpsilonSelectsTheFewestErrors) {
 TEST(Learning, PrivTuneAndFixedMarginLearnersTrain) {
   const auto synthetic = makeSeparable(2000, 20, 0.1, 0, 12);
   Dataset data = toDataset(synthetic);
-  TrainOptions o = mstar(2.0);
-  o.plan.selector = plan::Selector::kPrivTune;
-  o.plan.expectedRuns = 5;
-  Trainer privtune(data, o, random::Generator::seeded(1));
+  run::Options options;
+  options.selector = plan::Selector::kPrivTune;
+  options.expectedRuns = 5;
+  Trainer privtune(data, mstar(2.0, options), random::Generator::seeded(1));
   while (!privtune.advance(2000)) {
   }
   EXPECT_GE(privtune.result().runs.size(), 1u);
   EXPECT_LT(double(countErrors(data.view(), privtune.result().weights)) / 2000.0, 0.15);
 
-  o.plan.selector = plan::Selector::kFixed;
-  o.plan.margin = 0.1;
-  Trainer fixed(data, o, random::Generator::seeded(1));
+  options = {};
+  options.selector = plan::Selector::kFixed;
+  options.margin = 0.1;
+  Trainer fixed(data, mstar(2.0, options), random::Generator::seeded(1));
   while (!fixed.advance(2000)) {
   }
   EXPECT_EQ(fixed.result().runs.size(), 1u);
   EXPECT_TRUE(std::isnan(fixed.result().runs[0].noisyScore));
-  EXPECT_DOUBLE_EQ(fixed.result().plan.muRun, fixed.result().plan.muTotal);
+  EXPECT_DOUBLE_EQ(fixed.result().plan.muRun, fixed.result().plan.mu);
   EXPECT_LT(double(countErrors(data.view(), fixed.result().weights)) / 2000.0, 0.1);
 }
 
@@ -189,12 +196,9 @@ TEST(Learning, ProjectedCandidatesTrainInTheOriginalSpace) {
   // d large enough that the larger margins are projected (k_γ < d).
   const auto synthetic = makeSeparable(400, 2500, 0.02, 0, 21);
   Dataset data = toDataset(synthetic);
-  TrainOptions o = mstar(4.0);
-  Trainer trainer(data, o, random::Generator::seeded(3));
+  Trainer trainer(data, mstar(4.0), random::Generator::seeded(3));
   bool sawProjected = false;
-  for (const auto& c : plan::makePlan([&] { auto p = o.plan; p.n = 400; p.d = 2500; return p; }()).candidates) {
-    sawProjected |= c.projected;
-  }
+  for (const auto& c : trainer.plan().candidates) sawProjected |= c.projected;
   ASSERT_TRUE(sawProjected);
   while (!trainer.advance(5000)) {
   }
@@ -220,12 +224,11 @@ TEST(Reproducibility, SeededRunsAreBitIdentical) {
 TEST(TrainerValidation, RejectsBadOptionsAndData) {
   const auto synthetic = makeSeparable(100, 5, 0.1, 0, 1);
   Dataset data = toDataset(synthetic);
-  TrainOptions o = mstar(1.0);
-  o.plan.normBound = 2.0;  // must match the preprocessing's b
-  EXPECT_THROW(Trainer(data, o, random::Generator::seeded(1)), Error);
-  o = mstar(0.0);
+  run::Options bound;
+  bound.normBound = 2.0;  // must match the prepared data's b
+  EXPECT_THROW(Trainer(data, mstar(1.0, bound), random::Generator::seeded(1)), Error);
   try {
-    Trainer t(data, o, random::Generator::seeded(1));
+    Trainer t(data, mstar(0.0), random::Generator::seeded(1));
     ADD_FAILURE();
   } catch (const Error& e) {
     EXPECT_EQ(e.parameter(), "epsilon");
@@ -236,36 +239,37 @@ TEST(TrainerValidation, RejectsBadOptionsAndData) {
 }
 
 TEST(DatasetValidation, TypedErrorsNameRowAndColumn) {
-  Preprocessing p;
-  Dataset nan(3, 2, p);
+  Dataset nan(3, 2);
   nan.labels()[0] = 1, nan.labels()[1] = -1, nan.labels()[2] = 1;
-  nan.rowMajor()[1 * nan.width() + 1] = std::nanf("");
+  nan.rowMajor()[1 * nan.stride() + 1] = std::nanf("");
   try {
-    nan.prepare();
+    nan.validate();
     ADD_FAILURE();
   } catch (const Error& e) {
     EXPECT_EQ(e.code(), ErrorCode::kNonFinite);
     EXPECT_NE(std::string(e.what()).find("row 1, column 1"), std::string::npos) << e.what();
   }
-  Dataset oneClass(3, 2, p);
+  Dataset oneClass(3, 2);
   for (int i = 0; i < 3; ++i) oneClass.labels()[i] = 1;
   try {
-    oneClass.prepare();
+    oneClass.validate();
     ADD_FAILURE();
   } catch (const Error& e) {
     EXPECT_EQ(e.code(), ErrorCode::kOneClass);
   }
-  Dataset badLabel(2, 1, p);
+  Dataset badLabel(2, 1);
   badLabel.labels()[0] = 1, badLabel.labels()[1] = 0;
   try {
-    badLabel.prepare();
+    badLabel.validate();
     ADD_FAILURE();
   } catch (const Error& e) {
     EXPECT_EQ(e.code(), ErrorCode::kBadLabel);
   }
-  EXPECT_THROW(Dataset(0, 2, p), Error);
+  EXPECT_THROW(Dataset(0, 2), Error);
+  Dataset unvalidated(2, 1);
+  EXPECT_THROW(unvalidated.prepare(Preprocessing{}), Error);  // validate() first
   try {
-    Dataset huge(std::size_t{1} << 20, std::size_t{1} << 12, p);
+    Dataset huge(std::size_t{1} << 20, std::size_t{1} << 12);
     ADD_FAILURE();
   } catch (const Error& e) {
     EXPECT_EQ(e.code(), ErrorCode::kOutOfMemory);
@@ -275,22 +279,26 @@ TEST(DatasetValidation, TypedErrorsNameRowAndColumn) {
 
 TEST(DatasetPreprocessing, UnitNormWithInterceptAndClip) {
   Preprocessing p;  // intercept + unit norm, b = 1
-  Dataset d(2, 2, p);
+  Dataset d(2, 2);
   float* x = d.rowMajor();
   x[0] = 3, x[1] = 0, x[3] = 0, x[4] = 0;  // second row all zero before the intercept
   d.labels()[0] = 1, d.labels()[1] = -1;
-  d.prepare();
+  d.validate();
+  d.prepare(p);
+  EXPECT_EQ(d.width(), 3u);
   EXPECT_NEAR(x[0], 3 / std::sqrt(10.0), 1e-6);
   EXPECT_NEAR(x[2], 1 / std::sqrt(10.0), 1e-6);
   EXPECT_NEAR(x[5], 1.0, 1e-6);  // intercept alone
   p.intercept = false;
   p.rows = RowNormalization::kClip;
   p.normBound = 2;
-  Dataset e(2, 2, p);
-  float* z = e.rowMajor();
-  z[0] = 0.5, z[1] = 0, z[2] = 30, z[3] = 40;
+  Dataset e(2, 2);
+  float* z = e.rowMajor();  // stride 3 before prepare(): room for an intercept
+  z[0] = 0.5, z[1] = 0, z[3] = 30, z[4] = 40;
   e.labels()[0] = 1, e.labels()[1] = -1;
-  e.prepare();
+  e.validate();
+  e.prepare(p);
+  ASSERT_EQ(e.width(), 2u);  // packed to width 2 without the intercept
   EXPECT_FLOAT_EQ(z[0], 0.5f);  // inside the ball: unchanged
   EXPECT_NEAR(std::hypot(z[2], z[3]), 2.0, 1e-5);
 }
@@ -301,64 +309,60 @@ TEST(DatasetPreprocessing, UnitNormWithInterceptAndClip) {
 namespace dpmargin::learn {
 namespace {
 
-// The batched descent is the same mechanism: per candidate, its gradients equal the single
-// descent's, and with σ = 0 its outputs match NoisyGd's (float reductions in another order).
-TEST(BatchedNoisyGd, MatchesTheSingleDescentPerCandidate) {
+// A batch step is the same mechanism as one run per candidate: with negligible noise (ε huge)
+// Iter's batched candidates (seen through the observer) equal separate fixed-margin runs at the
+// same margins (same T, c, R; η up to the negligible σ term), up to float reductions and the
+// negligible noise (a wrong c, η or R would differ by O(1)).
+TEST(Trainer, BatchedCandidatesMatchSeparateRunsAtTheirMargins) {
   const auto s = testing::makeSeparable(700, 9, 0.05, 20, 3);
   Dataset data = testing::toDataset(s);
-  const DataView v = data.view();
-  std::vector<float> scale;
-  clipFactors(v.x, v.width, v.n, v.width, 1.0, scale);
-  const ClippedRows rows{v.x, v.width, scale.data(), v.y, v.n, v.width};
-  std::vector<NoisyGdParams> params(3);
-  const double cs[] = {0.01, 0.1, 1.0};
-  for (int j = 0; j < 3; ++j) {
-    params[j].c = cs[j];
-    params[j].sigma = 0;
-    params[j].stepSize = 1e-4 / cs[j];
-    params[j].iterations = 40;
-    params[j].output = j == 1 ? OutputIterate::kAverage : OutputIterate::kAverage;
+  run::Options o;
+  o.pruning = plan::Pruning::kNone;
+  o.maxIterations = 40;
+  Trainer iter(data, mstar(1e12, o), random::Generator::seeded(1));
+  std::vector<std::vector<double>> outputs;
+  iter.setRunObserver([&](std::size_t, std::size_t, const std::vector<double>& w) { outputs.push_back(w); });
+  iter.advance(1);
+  ASSERT_GT(iter.progress().batch, 1u);  // unprojected candidates train as one batch
+  while (!iter.advance(7)) {
   }
-  BatchedNoisyGd batch(rows, params);
-  auto g = random::Generator::seeded(1);
-  while (!batch.done()) batch.advance(7, g);
-  for (int j = 0; j < 3; ++j) {
-    NoisyGd single(rows, params[j]);
-    single.advance(40, g);
-    const Eigen::VectorXd a = batch.output(std::size_t(j)), b = single.output();
-    EXPECT_LE((a - b).norm(), 1e-4 * b.norm() + 1e-12) << "candidate " << j;
+  ASSERT_EQ(outputs.size(), iter.plan().candidates.size());
+  for (std::size_t j = 0; j < outputs.size(); j += 3) {
+    run::Options f = o;
+    f.selector = plan::Selector::kFixed;
+    f.margin = iter.plan().candidates[j].gamma;
+    Trainer single(data, mstar(1e12, f), random::Generator::seeded(2));
+    while (!single.advance(40)) {
+    }
+    ASSERT_EQ(single.plan().candidates[0].T, iter.plan().candidates[j].T);
+    const Eigen::Map<const Eigen::VectorXd> a(outputs[j].data(), Eigen::Index(outputs[j].size()));
+    const Eigen::Map<const Eigen::VectorXd> b(single.result().weights.data(), a.size());
+    EXPECT_LE((a - b).norm(), 1e-3 * b.norm()) << "candidate " << j;
   }
-  std::vector<NoisyGdParams> mixed = params;
-  mixed[2].iterations = 41;
-  EXPECT_THROW(BatchedNoisyGd(rows, mixed), Error);
 }
 
-TEST(BatchedNoisyGd, NoiseSdPerCandidateEqualsItsSigma) {
-  // Zero rows: each column's one-step output is −η ξ_j with ξ_j ~ N(0, σ_j² I); α = 1e-6 per
-  // candidate as in OneStepNoiseSdEqualsSigma.
-  const std::size_t n = 2, k = 20000;
-  std::vector<float> z(n * k, 0.0f), s(n, 1.0f);
-  std::vector<std::int8_t> y = {1, -1};
+// The one place noise is added (noisyStep): each candidate of a batch gets N(0, σ_j² I) with its
+// own σ_j. Zero gradients, so w_j = −η_j ξ_j; α = 1e-6 per candidate as above.
+TEST(NoisyGdStatistics, NoiseSdPerCandidateEqualsItsSigma) {
+  const Eigen::Index k = 20000;
   std::vector<NoisyGdParams> params(2);
   params[0].sigma = 3.0, params[1].sigma = 40.0;
-  for (auto& p : params) p.c = 1, p.stepSize = 0.5, p.iterations = 1, p.output = OutputIterate::kLast;
-  BatchedNoisyGd batch({z.data(), k, s.data(), y.data(), n, k}, params);
+  for (auto& p : params) p.c = 1, p.stepSize = 0.5, p.iterations = 1;
+  Eigen::MatrixXd gradient = Eigen::MatrixXd::Zero(k, 2), w = Eigen::MatrixXd::Zero(k, 2);
   auto g = random::Generator::seeded(77);
-  batch.advance(1, g);
-  for (std::size_t j = 0; j < 2; ++j) {
-    const Eigen::VectorXd noise = batch.output(j) / -0.5;
+  noisyStep(params.data(), params.size(), gradient, w, g);
+  for (Eigen::Index j = 0; j < 2; ++j) {
+    const Eigen::VectorXd noise = w.col(j) / -0.5;
     const double var = (noise.array() - noise.mean()).square().sum() / double(k - 1);
-    EXPECT_NEAR(var / (params[j].sigma * params[j].sigma), 1.0, 4.89 * std::sqrt(2.0 / k));
+    const double sigma = params[std::size_t(j)].sigma;
+    EXPECT_NEAR(var / (sigma * sigma), 1.0, 4.89 * std::sqrt(2.0 / double(k)));
   }
 }
 
 TEST(Trainer, BatchesUnprojectedCandidatesAndReportsWork) {
   const auto s = testing::makeSeparable(1000, 10, 0.1, 0, 8);
   Dataset data = testing::toDataset(s);
-  TrainOptions o;
-  o.plan.epsilon = 1;
-  o.plan.delta = 1e-5;
-  Trainer t(data, o, random::Generator::seeded(2));
+  Trainer t(data, mstar(1.0), random::Generator::seeded(2));
   t.advance(1);
   const Progress p = t.progress();
   EXPECT_EQ(p.batch, t.plan().candidates.size());  // all unprojected, equal T: one batch

@@ -8,6 +8,7 @@
 
 #include "dpmargin/error.hpp"
 #include "dpmargin/learn/trainer.hpp"
+#include "dpmargin/run/run.hpp"
 #include "dpmargin/plan/plan.hpp"
 #include "synthetic.hpp"
 
@@ -124,9 +125,9 @@ TEST(PrivateRanges, PlanComposesExactlyInGdp) {
   const plan::Plan without = plan::makePlan(r);
   r.rangeShare = 0.1;
   const plan::Plan with = plan::makePlan(r);
-  EXPECT_DOUBLE_EQ(with.muTotal, without.muTotal);
-  EXPECT_NEAR(std::hypot(with.muRanges, with.muTrain), with.muTotal, 1e-15);
-  EXPECT_NEAR(with.muRanges, std::sqrt(0.1) * with.muTotal, 1e-15);
+  EXPECT_DOUBLE_EQ(with.mu, without.mu);
+  EXPECT_NEAR(std::hypot(with.muRanges, with.muTrain), with.mu, 1e-15);
+  EXPECT_NEAR(with.muRanges, std::sqrt(0.1) * with.mu, 1e-15);
   EXPECT_NEAR(with.muRun, with.muTrain / std::sqrt(2.0 * double(with.candidates.size())), 1e-15);
   EXPECT_LE(with.epsilonSpent, 1.0);
   // Rejections, named.
@@ -147,17 +148,16 @@ TEST(PrivateRanges, PlanComposesExactlyInGdp) {
 TEST(PrivateRanges, TrainerEstimatesAppliesAndReportsRanges) {
   auto s = testing::makeSeparable(3000, 5, 0.1, 0, 31);
   for (std::size_t i = 0; i < s.n; ++i) s.x[i * 5 + 1] = s.x[i * 5 + 1] * 1000.0f + 5000.0f;  // raw units
-  Preprocessing p;
-  Dataset data(s.n, 5, p);
+  Dataset data(s.n, 5);
   for (std::size_t i = 0; i < s.n; ++i) {
-    for (std::size_t j = 0; j < 5; ++j) data.rowMajor()[i * data.width() + j] = s.x[i * 5 + j];
+    for (std::size_t j = 0; j < 5; ++j) data.rowMajor()[i * data.stride() + j] = s.x[i * 5 + j];
     data.labels()[i] = s.y[i];
   }
-  TrainOptions o;
-  o.plan.epsilon = 2;
-  o.plan.delta = 1e-5;
-  o.plan.rangeShare = 0.2;
-  Trainer t(data, o, random::Generator::seeded(4));
+  run::Options o;
+  o.epsilon = 2;
+  o.delta = 1e-5;
+  o.rangeShare = 0.2;
+  Trainer t(data, run::resolve(o, s.n, 5), random::Generator::seeded(4));
   while (!t.advance(1000)) {
   }
   const TrainResult& r = t.result();
@@ -176,20 +176,27 @@ TEST(PublicRanges, MinMaxWithClampingThenRowNormalisation) {
   p.intercept = false;
   p.rows = RowNormalization::kClip;
   p.normBound = 10;  // large: the clip does nothing here
-  Dataset d(2, 2, p);
-  float* x = d.rowMajor();
+  Dataset d(2, 2);
+  float* x = d.rowMajor();  // stride 3 before prepare()
   x[0] = 5, x[1] = 3;    // → 0.5, 1 (clamped)
-  x[2] = -4, x[3] = 0;   // → 0 (clamped), 0.5
+  x[3] = -4, x[4] = 0;   // → 0 (clamped), 0.5
   d.labels()[0] = 1, d.labels()[1] = -1;
-  d.prepare();
+  d.validate();
+  d.prepare(p);
   EXPECT_FLOAT_EQ(x[0], 0.5f);
   EXPECT_FLOAT_EQ(x[1], 1.0f);
   EXPECT_FLOAT_EQ(x[2], 0.0f);
   EXPECT_FLOAT_EQ(x[3], 0.5f);
+  const auto prepareWith = [](const Preprocessing& bad) {
+    Dataset e(2, 2);
+    e.labels()[0] = 1, e.labels()[1] = -1;
+    e.validate();
+    e.prepare(bad);
+  };
   p.ranges = {{1, 1}, {0, 1}};
-  EXPECT_THROW(Dataset(2, 2, p), Error);
+  EXPECT_THROW(prepareWith(p), Error);
   p.ranges = {{0, 1}};
-  EXPECT_THROW(Dataset(2, 2, p), Error);
+  EXPECT_THROW(prepareWith(p), Error);
 }
 
 }  // namespace

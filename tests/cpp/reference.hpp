@@ -1,5 +1,5 @@
 // Loads the golden vectors (tests/reference/accounting-vectors.json, a copy of
-// shared/reference: 50-digit mpmath values at the double nearest each decimal input).
+// the project's 50-digit mpmath reference at the double nearest each decimal input).
 #pragma once
 
 #include <cstdlib>

@@ -10,6 +10,7 @@
 #include "dpmargin/error.hpp"
 #include "dpmargin/learn/shard.hpp"
 #include "dpmargin/learn/trainer.hpp"
+#include "dpmargin/run/run.hpp"
 #include "synthetic.hpp"
 
 using namespace dpmargin;
@@ -19,18 +20,20 @@ using dpmargin::testing::toDataset;
 
 namespace {
 
-TrainOptions options(double epsilon, plan::Selector selector = plan::Selector::kIter) {
-  TrainOptions o;
-  o.plan.epsilon = epsilon;
-  o.plan.delta = 1e-5;
-  o.plan.selector = selector;
-  o.plan.maxIterations = 60;
-  if (selector == plan::Selector::kFixed) o.plan.margin = 0.1;
-  if (selector == plan::Selector::kPrivTune) o.plan.expectedRuns = 3;
-  return o;
+// The core's defaults (run::resolve) on prepared data (so no private ranges).
+TrainSettings options(double epsilon, plan::Selector selector = plan::Selector::kIter) {
+  run::Options o;
+  o.epsilon = epsilon;
+  o.delta = 1e-5;
+  o.selector = selector;
+  o.maxIterations = 60;
+  o.rangeShare = 0.0;
+  if (selector == plan::Selector::kFixed) o.margin = 0.1;
+  if (selector == plan::Selector::kPrivTune) o.expectedRuns = 3;
+  return run::resolve(o, 2, 1);  // n and d from the data
 }
 
-TrainResult runLocal(Dataset& data, const TrainOptions& o, std::uint64_t seed) {
+TrainResult runLocal(Dataset& data, const TrainSettings& o, std::uint64_t seed) {
   Trainer t(data, o, random::Generator::seeded(seed));
   while (!t.advance(17)) {
   }
@@ -39,7 +42,7 @@ TrainResult runLocal(Dataset& data, const TrainOptions& o, std::uint64_t seed) {
 
 // Copies the prepared rows into owning shards (as the workers get them), frees nothing, then
 // drives the trainer with sums over the shards only.
-TrainResult runSharded(Dataset& data, const TrainOptions& o, std::uint64_t seed, std::size_t shards,
+TrainResult runSharded(Dataset& data, const TrainSettings& o, std::uint64_t seed, std::size_t shards,
                        std::size_t* requests = nullptr) {
   Trainer t(data, o, random::Generator::seeded(seed));
   const DataView rows = t.data();
@@ -53,8 +56,9 @@ TrainResult runSharded(Dataset& data, const TrainOptions& o, std::uint64_t seed,
     parts.push_back(std::move(shard));
   }
   t.detachRows();
-  Eigen::MatrixXd total, partial;
-  std::vector<std::uint64_t> errors, part;
+  Eigen::MatrixXd partial;
+  std::vector<std::vector<double>> partials;
+  std::vector<std::uint64_t> part;
   std::size_t count = 0;
   for (;;) {
     const ShardRequest& r = t.request();
@@ -65,22 +69,22 @@ TrainResult runSharded(Dataset& data, const TrainOptions& o, std::uint64_t seed,
         for (auto& s : parts) s->setup(*r.setup);
         t.answerSetup();
         break;
-      case ShardRequest::Kind::kGradients:
-        total.setZero(r.weights->rows(), r.weights->cols());
+      case ShardRequest::Kind::kGradients:  // partial sums reduced by the core, in shard order
+        partials.clear();
         for (auto& s : parts) {
           s->gradients(*r.weights, partial);
-          total += partial;
+          partials.emplace_back(partial.data(), partial.data() + partial.size());
         }
-        t.answerGradients(total);
+        t.answerGradientPartials(partials);
         break;
       case ShardRequest::Kind::kErrors:
-        errors.assign(static_cast<std::size_t>(r.candidates->cols()), 0);
-        part.resize(errors.size());
+        partials.clear();
+        part.resize(static_cast<std::size_t>(r.candidates->cols()));
         for (auto& s : parts) {
           s->countErrors(*r.candidates, part.data());
-          for (std::size_t j = 0; j < errors.size(); ++j) errors[j] += part[j];
+          partials.emplace_back(part.begin(), part.end());
         }
-        t.answerErrors(errors);
+        t.answerErrorPartials(partials);
         break;
       case ShardRequest::Kind::kDone:
         break;
@@ -155,7 +159,7 @@ TEST(Sharding, SeveralShardsMatchOneUpToSummationOrder) {
 TEST(Sharding, ProjectedCandidatesShardTheSameWay) {
   const auto synthetic = makeSeparable(300, 2500, 0.02, 0, 21);
   Dataset a = toDataset(synthetic), b = toDataset(synthetic);
-  TrainOptions o = options(4.0);
+  const TrainSettings o = options(4.0);
   const TrainResult local = runLocal(a, o, 3);
   std::size_t requests = 0;
   const TrainResult sharded = runSharded(b, o, 3, 2, &requests);
@@ -179,7 +183,7 @@ TEST(Sharding, ShardsSumToTheWholeTable) {
   Shard third(DataView{all.x, 300, all.width, all.y});
   Shard fourth(DataView{all.x + 300 * all.width, 400, all.width, all.y + 300});
   StepSetup setup;
-  setup.dim = all.width;
+  setup.k = all.width;
   setup.clipRadius = 2.0;
   setup.c = Eigen::VectorXd::Constant(3, 0.05);
   for (Shard* s : {&whole, &first, &second, &third, &fourth}) s->setup(setup);
@@ -218,7 +222,7 @@ TEST(Sharding, OutOfOrderAnswersAndDetachedAdvanceAreInternalErrors) {
   EXPECT_THROW(t.advance(1), Error);
   Shard empty(DataView{});
   StepSetup setup;
-  setup.dim = 1;
+  setup.k = 1;
   setup.c = Eigen::VectorXd::Ones(1);
   EXPECT_THROW(empty.setup(setup), Error);
 }

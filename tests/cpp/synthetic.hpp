@@ -60,12 +60,13 @@ inline Synthetic makeSeparable(std::size_t n, std::size_t d, double margin, std:
 inline learn::Dataset toDataset(const Synthetic& s, bool intercept = false) {
   learn::Preprocessing p;
   p.intercept = intercept;
-  learn::Dataset data(s.n, s.d, p);
+  learn::Dataset data(s.n, s.d);
   for (std::size_t i = 0; i < s.n; ++i) {
-    for (std::size_t j = 0; j < s.d; ++j) data.rowMajor()[i * data.width() + j] = s.x[i * s.d + j];
+    for (std::size_t j = 0; j < s.d; ++j) data.rowMajor()[i * data.stride() + j] = s.x[i * s.d + j];
     data.labels()[i] = s.y[i];
   }
-  data.prepare();
+  data.validate();
+  data.prepare(p);
   return data;
 }
 

@@ -219,13 +219,13 @@ TEST(FuzzRegression, NormBoundKeepsFloatRowsFinite) {  // b = 1e308: infinite ro
   for (double b : {1e308, 1e31, 1e-31, 1e-320}) {
     learn::Preprocessing p;
     p.normBound = b;
-    expectBadParameter([&] { learn::Dataset(2, 1, p); }, "normBound");
+    expectBadParameter([&] { learn::validatePreprocessing(p); }, "normBound");
   }
   learn::Preprocessing p;
   p.normBound = 1e30;
-  EXPECT_NO_THROW(learn::Dataset(2, 1, p));
+  EXPECT_NO_THROW(learn::validatePreprocessing(p));
   p.normBound = 1e-30;
-  EXPECT_NO_THROW(learn::Dataset(2, 1, p));
+  EXPECT_NO_THROW(learn::validatePreprocessing(p));
 }
 
 }  // namespace

@@ -36,6 +36,9 @@ class Error : public std::runtime_error {
   std::string parameter_;
 };
 
+// The shortest decimal that reads back as `value` ("0.1", "1e-05", "nan", "inf").
+std::string formatValue(double value);
+
 // Throws Error(kBadParameter) with the message "<name> must be <requirement>, but is <value>".
 [[noreturn]] void throwBadParameter(const std::string& name, const std::string& requirement,
                                     double value);

@@ -25,29 +25,25 @@ inline float scaleToUnit(float x, const ColumnRange& r) {
 }
 }  // namespace
 
-Dataset::Dataset(std::size_t n, std::size_t features, const Preprocessing& preprocessing,
-                 bool labelled)
-    : n_(n), features_(features), width_(features + (preprocessing.intercept ? 1 : 0)),
-      preprocessing_(preprocessing) {
-  validatePreprocessing(preprocessing);
+Dataset::Dataset(std::size_t n, std::size_t features, bool labelled)
+    : n_(n), features_(features), stride_(features + 1), width_(features + 1) {
   if (n == 0) throwBadParameter("rows", "at least 1", 0.0);
   if (features == 0) throwBadParameter("features", "at least 1", 0.0);
-  validateRanges(preprocessing.ranges, features);
-  if (width_ > kMaxTableValues / n) {
+  if (stride_ > kMaxTableValues / n) {
     throw Error(ErrorCode::kOutOfMemory, "",
-                "a table of " + std::to_string(n) + " rows x " + std::to_string(width_) +
-                    " columns needs " + std::to_string(double(n) * double(width_) * 4 / 1e6) +
+                "a table of " + std::to_string(n) + " rows x " + std::to_string(stride_) +
+                    " columns needs " + std::to_string(double(n) * double(stride_) * 4 / 1e6) +
                     " MB of float32 values; the limit is " +
                     std::to_string(double(kMaxTableValues) * 4 / 1e6) + " MB");
   }
   try {
-    x_.assign(n * width_, 0.0f);
+    x_.assign(n * stride_, 0.0f);
     if (labelled) labels_.assign(n, 0);
   } catch (const std::bad_alloc&) {
     throw Error(ErrorCode::kOutOfMemory, "",
                 "out of memory allocating a table of " + std::to_string(n) + " rows x " +
-                    std::to_string(width_) + " columns (" +
-                    std::to_string(double(n) * double(width_) * 4 / 1e6) + " MB)");
+                    std::to_string(stride_) + " columns (" +
+                    std::to_string(double(n) * double(stride_) * 4 / 1e6) + " MB)");
   }
 }
 
@@ -55,7 +51,7 @@ void Dataset::validate(bool requireBothClasses) {
   if (validated_) return;
   std::size_t positives = 0;
   for (std::size_t i = 0; i < n_; ++i) {
-    float* row = x_.data() + i * width_;
+    float* row = x_.data() + i * stride_;
     for (std::size_t j = 0; j < features_; ++j) {
       if (!std::isfinite(row[j])) {
         throw Error(ErrorCode::kNonFinite, "",
@@ -85,25 +81,22 @@ void Dataset::validate(bool requireBothClasses) {
   validated_ = true;
 }
 
-void Dataset::declareRanges(std::vector<ColumnRange> ranges) {
-  if (prepared_) throw Error(ErrorCode::kInternal, "", "ranges declared after preprocessing");
-  validateRanges(ranges, features_);
-  preprocessing_.ranges = std::move(ranges);
-}
-
-void Dataset::preprocess(const std::vector<ColumnRange>* ranges) {
-  if (!validated_) throw Error(ErrorCode::kInternal, "", "dataset preprocessed before validate()");
-  if (prepared_) throw Error(ErrorCode::kInternal, "", "dataset preprocessed twice");
-  if (ranges != nullptr) {
-    validateRanges(*ranges, features_);
-    preprocessing_.ranges = *ranges;
-  }
+void Dataset::prepare(const Preprocessing& preprocessing) {
+  if (!validated_) throw Error(ErrorCode::kInternal, "", "dataset prepared before validate()");
+  if (prepared_) throw Error(ErrorCode::kInternal, "", "dataset prepared twice");
+  validatePreprocessing(preprocessing);
+  validateRanges(preprocessing.ranges, features_);
+  preprocessing_ = preprocessing;
+  width_ = features_ + (preprocessing_.intercept ? 1 : 0);
   const std::vector<ColumnRange>& r = preprocessing_.ranges;
   const double b = preprocessing_.normBound;
   for (std::size_t i = 0; i < n_; ++i) {
+    // Rows are packed from stride features + 1 to width in place: row i moves to i·width ≤
+    // i·stride, so reading row i never reads a row already moved.
+    const float* in = x_.data() + i * stride_;
     float* row = x_.data() + i * width_;
-    if (!r.empty()) {
-      for (std::size_t j = 0; j < features_; ++j) row[j] = scaleToUnit(row[j], r[j]);
+    for (std::size_t j = 0; j < features_; ++j) {
+      row[j] = r.empty() ? in[j] : scaleToUnit(in[j], r[j]);
     }
     if (preprocessing_.intercept) row[features_] = 1.0f;
     double sq = 0;
@@ -115,6 +108,8 @@ void Dataset::preprocess(const std::vector<ColumnRange>* ranges) {
     // Leave float rounding on the safe side of b: the learners clip again with exact care.
     for (std::size_t j = 0; j < width_; ++j) row[j] = float(double(row[j]) * scale);
   }
+  stride_ = width_;
+  x_.resize(n_ * width_);  // never reallocates (smaller): views taken after prepare() stay valid
   prepared_ = true;
 }
 

@@ -33,36 +33,4 @@ void noisyStep(const NoisyGdParams* params, std::size_t m, Eigen::Ref<Eigen::Mat
   }
 }
 
-NoisyGd::NoisyGd(const ClippedRows& rows, const NoisyGdParams& params)
-    : rows_(rows), params_(params) {
-  if (params.iterations < 1) throwBadParameter("iterations", "at least 1", 0.0);
-  requirePositive("c", params.c);
-  requireNonNegative("sigma", params.sigma);
-  requireNonNegative("stepSize", params.stepSize);
-  const auto k = static_cast<Eigen::Index>(rows.k);
-  w_ = Eigen::VectorXd::Zero(k);
-  sum_ = Eigen::VectorXd::Zero(k);
-  gradient_ = Eigen::VectorXd::Zero(k);
-  wFloat_ = Eigen::VectorXf::Zero(k);
-  scratch_ = Eigen::VectorXf::Zero(k);
-}
-
-std::uint64_t NoisyGd::advance(std::uint64_t budget, random::Generator& generator) {
-  const std::uint64_t steps = std::min(budget, params_.iterations - t_);
-  for (std::uint64_t s = 0; s < steps; ++s) {
-    sum_ += w_;  // w̄ averages w₀ … w_{T−1}
-    wFloat_ = w_.cast<float>();
-    hingeGradientSum(rows_, params_.c, wFloat_, scratch_, gradient_);
-    noisyStep(&params_, 1, gradient_, w_, generator);
-    ++t_;
-  }
-  return steps;
-}
-
-Eigen::VectorXd NoisyGd::output() const {
-  if (!done()) throw Error(ErrorCode::kInternal, "", "noisy GD output requested before T steps");
-  if (params_.output == OutputIterate::kLast) return w_;
-  return sum_ / static_cast<double>(params_.iterations);
-}
-
 }  // namespace dpmargin::learn

@@ -4,16 +4,10 @@
 #include <string>
 
 #include "dpmargin/error.hpp"
-#include "dpmargin/learn/batched_gd.hpp"
+#include "dpmargin/learn/kernels.hpp"
 #include "dpmargin/learn/trainer.hpp"
 
 namespace dpmargin::learn {
-
-namespace {
-// Rows per block of BatchedNoisyGd::gradients' scratch (margins, coefficients): the same size
-// BatchedNoisyGd allocates for them.
-constexpr Eigen::Index kKernelBlockRows = 128;
-}  // namespace
 
 std::vector<std::size_t> shardBounds(std::size_t n, std::size_t shards) {
   if (shards < 1) throwBadParameter("shards", "at least 1", 0.0);
@@ -67,19 +61,19 @@ void Shard::setup(const StepSetup& s) {
   }
   const bool projected = s.phi.size() > 0;
   if (projected && (static_cast<std::size_t>(s.phi.cols()) != view_.width ||
-                    static_cast<std::size_t>(s.phi.rows()) != s.dim)) {
+                    static_cast<std::size_t>(s.phi.rows()) != s.k)) {
     throwBadParameter("phi", "k x width", double(s.phi.size()));
   }
-  if (!projected && s.dim != view_.width) throwBadParameter("k", "the width when unprojected", double(s.dim));
+  if (!projected && s.k != view_.width) throwBadParameter("k", "the width when unprojected", double(s.k));
   if (s.c.size() < 1) throwBadParameter("c", "at least one hinge scale", 0.0);
   rows_ = ClippedRows{};
   rows_.y = view_.y;
   rows_.n = view_.n;
-  rows_.k = s.dim;
+  rows_.k = s.k;
   if (projected) {
     projectRows(view_, s.phi, projected_);  // z_i = Φ x_i for this shard's rows
     rows_.z = projected_.data();
-    rows_.stride = s.dim;
+    rows_.stride = s.k;
   } else {
     projected_ = {};
     rows_.z = view_.x;
@@ -88,17 +82,7 @@ void Shard::setup(const StepSetup& s) {
   clipFactors(rows_.z, rows_.stride, rows_.n, rows_.k, s.clipRadius, scale_);
   rows_.scale = scale_.data();
   c_ = s.c;
-  const auto k = static_cast<Eigen::Index>(s.dim);
-  const Eigen::Index m = c_.size();
-  if (m == 1) {
-    wVector_ = Eigen::VectorXf::Zero(k);
-    scratch_ = Eigen::VectorXf::Zero(k);
-    gVector_ = Eigen::VectorXd::Zero(k);
-  } else {
-    margins_.resize(kKernelBlockRows, m);
-    coefficients_.resize(kKernelBlockRows, m);
-    blockGradient_.resize(k, m);
-  }
+  partial_.assign(s.k * static_cast<std::size_t>(c_.size()), 0.0f);
   ready_ = true;
 }
 
@@ -108,14 +92,8 @@ void Shard::gradients(const Eigen::MatrixXf& w, Eigen::MatrixXd& out) {
     throwBadParameter("weights", "k x m for the current step", double(w.size()));
   }
   out.resize(w.rows(), w.cols());
-  if (c_.size() == 1) {
-    // NoisyGd's kernel: exactly what a one-candidate run computes.
-    wVector_ = w.col(0);
-    hingeGradientSum(rows_, c_[0], wVector_, scratch_, gVector_);
-    out.col(0) = gVector_;
-  } else {
-    BatchedNoisyGd::gradients(rows_, c_, w, margins_, coefficients_, blockGradient_, out);
-  }
+  kernels::hingeGradients(rows_, c_.data(), w.data(), rows_.k, static_cast<std::size_t>(w.cols()),
+                          partial_.data(), out.data());
 }
 
 void Shard::countErrors(const Eigen::MatrixXd& w, std::uint64_t* out) const {

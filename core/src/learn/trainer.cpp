@@ -10,34 +10,51 @@
 
 namespace dpmargin::learn {
 
-Trainer::Trainer(Dataset& data, const TrainOptions& options, random::Generator generator)
-    : options_(options), generator_(std::move(generator)) {
-  if (!options_.output) options_.output = defaultOutput(options_.plan.calibration);
+Trainer::Trainer(Dataset& data, const TrainSettings& settings, random::Generator generator)
+    : Trainer(data, settings, std::move(generator), nullptr) {}
+
+Trainer::Trainer(Dataset& data, const TrainSettings& settings, random::Generator generator,
+                 const plan::Plan& plan)
+    : Trainer(data, settings, std::move(generator), &plan) {}
+
+Trainer::Trainer(Dataset& data, const TrainSettings& settings, random::Generator generator,
+                 const plan::Plan* plan)
+    : settings_(settings), generator_(std::move(generator)) {
   if (!data.labelled()) throwBadParameter("labels", "present for training", 0.0);
-  if (options_.plan.normBound != data.preprocessing().normBound) {
-    throwBadParameter("normBound", "the preprocessing's norm bound b", options_.plan.normBound);
+  const double b = data.prepared() ? data.preprocessing().normBound : settings_.preprocessing.normBound;
+  if (settings_.plan.normBound != b) {
+    throwBadParameter("normBound", "the preprocessing's norm bound b", settings_.plan.normBound);
   }
   data.validate(true);
-  options_.plan.n = data.rows();
-  options_.plan.d = data.width();
-  result_.plan = plan::makePlan(options_.plan);  // public numbers only, before any data is read
+  settings_.plan.n = data.rows();
+  settings_.plan.d = data.prepared() ? data.width()
+                                     : data.features() + (settings_.preprocessing.intercept ? 1 : 0);
+  // Public numbers only, before any data is read.
+  if (plan == nullptr) {
+    result_.plan = plan::makePlan(settings_.plan);
+  } else if (plan->request != settings_.plan) {
+    throw Error(ErrorCode::kInternal, "", "trainer: the given plan is not the settings' plan");
+  } else {
+    result_.plan = *plan;
+  }
   result_.seeded = generator_.isSeeded();
   if (result_.plan.muRanges > 0) {
-    if (data.prepared() || !data.preprocessing().ranges.empty()) {
+    if (data.prepared() || !settings_.preprocessing.ranges.empty()) {
       throwBadParameter("rangeShare", "0 when column ranges are declared or data are prepared",
-                        options_.plan.rangeShare);
+                        settings_.plan.rangeShare);
     }
-    const std::vector<ColumnRange> ranges = estimatePrivateRanges(
-        data.raw(), data.rows(), data.width(), data.features(), result_.plan.muRanges, generator_);
-    data.preprocess(&ranges);
+    Preprocessing p = settings_.preprocessing;
+    p.ranges = estimatePrivateRanges(data.raw(), data.rows(), data.stride(), data.features(),
+                                     result_.plan.muRanges / settings_.tamper.rangeNoise, generator_);
+    data.prepare(p);
     result_.rangesPrivate = true;
   } else if (!data.prepared()) {
-    data.preprocess();
+    data.prepare(settings_.preprocessing);
   }
   data_ = data.view();
   result_.ranges = data.preprocessing().ranges;
   const std::size_t m = result_.plan.candidates.size();
-  switch (options_.plan.selector) {
+  switch (settings_.plan.selector) {
     case plan::Selector::kIter:  // every candidate once
     case plan::Selector::kFixed:
       runCount_ = m;
@@ -54,7 +71,7 @@ Trainer::Trainer(Dataset& data, const TrainOptions& options, random::Generator g
 Trainer::~Trainer() = default;
 
 void Trainer::buildSchedule() {
-  if (options_.plan.selector == plan::Selector::kPrivTune) return;  // drawn run by run
+  if (settings_.plan.selector == plan::Selector::kPrivTune) return;  // drawn run by run
   // Unprojected candidates read the same rows; with equal T and clip radius they train in one
   // batch (one data pass per iteration for all). Projected ones each need their own Φ.
   std::vector<std::size_t> batch;
@@ -62,7 +79,7 @@ void Trainer::buildSchedule() {
   for (std::size_t j = 0; j < candidates.size(); ++j) {
     const auto& c = candidates[j];
     const bool joins = !c.projected && (batch.empty() ||
-                                        (candidates[batch.front()].iterations == c.iterations &&
+                                        (candidates[batch.front()].T == c.T &&
                                          candidates[batch.front()].clipRadius == c.clipRadius));
     if (joins) {
       batch.push_back(j);
@@ -77,18 +94,18 @@ void Trainer::buildSchedule() {
 }
 
 void Trainer::startStep() {
-  if (options_.plan.selector == plan::Selector::kPrivTune) {
+  if (settings_.plan.selector == plan::Selector::kPrivTune) {
     current_ = {static_cast<std::size_t>(
         random::uniformIndex(generator_, result_.plan.candidates.size()))};
   } else {
     current_ = schedule_[step_];
   }
   const plan::CandidatePlan& c = result_.plan.candidates[current_.front()];
-  setup_.dim = c.dim;
+  setup_.k = c.k;
   setup_.clipRadius = c.clipRadius;
   if (c.projected) {
     // A fresh Φ for every base run: it is part of the randomised base mechanism (paper Algo 1).
-    setup_.phi = drawJlMatrix(generator_, c.dim, result_.plan.request.d);
+    setup_.phi = drawJlMatrix(generator_, c.k, result_.plan.request.d);
   } else {
     setup_.phi.resize(0, 0);
   }
@@ -97,11 +114,11 @@ void Trainer::startStep() {
     const plan::CandidatePlan& cj = result_.plan.candidates[j];
     NoisyGdParams p;
     p.c = cj.c;
-    p.sigma = cj.sigma;
+    // σ from the plan (the tamper factors are 1 outside the privacy audit).
+    p.sigma = cj.sigma * settings_.tamper.gradientNoise *
+              (settings_.tamper.addRemoveSensitivity ? 0.5 : 1.0);
     p.stepSize = cj.stepSize;
-    p.iterations = cj.iterations;
-    p.output = *options_.output;
-    // The checks of NoisyGd / BatchedNoisyGd.
+    p.iterations = cj.T;
     if (p.iterations < 1) throwBadParameter("iterations", "at least 1", 0.0);
     requirePositive("c", p.c);
     requireNonNegative("sigma", p.sigma);
@@ -114,7 +131,7 @@ void Trainer::startStep() {
       throwBadParameter("iterations", "equal for every batched candidate", double(p.iterations));
     }
   }
-  const auto k = static_cast<Eigen::Index>(c.dim);
+  const auto k = static_cast<Eigen::Index>(c.k);
   const auto m = static_cast<Eigen::Index>(params_.size());
   setup_.c.resize(m);
   for (Eigen::Index j = 0; j < m; ++j) setup_.c[j] = params_[static_cast<std::size_t>(j)].c;
@@ -167,7 +184,7 @@ void Trainer::endIterations() {
   outputs_.resize(static_cast<Eigen::Index>(result_.plan.request.d), m);
   for (Eigen::Index j = 0; j < m; ++j) {
     // The released iterate: w̄ = (1/T) Σ_{t<T} w_t or w_T (NoisyGd::output).
-    const Eigen::VectorXd wTilde = *options_.output == OutputIterate::kLast
+    const Eigen::VectorXd wTilde = settings_.output == OutputIterate::kLast
                                        ? Eigen::VectorXd(w_.col(j))
                                        : Eigen::VectorXd(sum_.col(j) / static_cast<double>(iterations_));
     // Back to the prepared feature space: w = Φᵀ w̃, so ⟨w, x⟩ = ⟨w̃, Φx⟩.
@@ -179,7 +196,7 @@ void Trainer::endIterations() {
                 weights);
     }
   }
-  if (options_.plan.selector == plan::Selector::kFixed) {
+  if (settings_.plan.selector == plan::Selector::kFixed) {
     // Nothing is scored: no error counts are needed.
     for (Eigen::Index j = 0; j < m; ++j) {
       recordRun(current_[static_cast<std::size_t>(j)], outputs_.col(j),
@@ -204,20 +221,44 @@ void Trainer::answerErrors(const std::vector<std::uint64_t>& errors) {
     const plan::CandidatePlan& c = result_.plan.candidates[current_[j]];
     // The released score (SPEC §2.5–2.6): errors (sensitivity 1, replace-one; summed over the
     // shards, exact) + the public penalty + N(0, scoreSd²), noised once, here.
-    const double score = static_cast<double>(errors[j]) + c.scorePenalty +
-                         random::gaussian(generator_, result_.plan.scoreSd);
+    const double score = noisyScore(errors[j], c.scorePenalty,
+                                    result_.plan.scoreSd * settings_.tamper.scoreNoise, generator_);
     recordRun(current_[j], outputs_.col(static_cast<Eigen::Index>(j)), score);
   }
   finishStep();
 }
 
-void Trainer::recordRun(std::size_t candidate, const Eigen::VectorXd& w, double noisyScore) {
+void Trainer::answerGradientPartials(const std::vector<std::vector<double>>& partials) {
+  expect(Phase::kIterate, "gradients");
+  if (partials.empty()) throwBadParameter("gradients", "one partial sum per shard (at least 1)", 0.0);
+  gradient_.setZero(w_.rows(), w_.cols());
+  for (const std::vector<double>& part : partials) {
+    if (part.size() != static_cast<std::size_t>(gradient_.size())) {
+      throwBadParameter("gradients", "k x m values per shard", double(part.size()));
+    }
+    gradient_ += Eigen::Map<const Eigen::MatrixXd>(part.data(), gradient_.rows(), gradient_.cols());
+  }
+  answerGradients(gradient_);
+}
+
+void Trainer::answerErrorPartials(const std::vector<std::vector<double>>& partials) {
+  expect(Phase::kScore, "errors");
+  if (partials.empty()) throwBadParameter("errors", "one partial count per shard (at least 1)", 0.0);
+  std::vector<std::uint64_t> total(partials.front().size(), 0);
+  for (const std::vector<double>& part : partials) {
+    if (part.size() != total.size()) throwBadParameter("errors", "m counts per shard", double(part.size()));
+    for (std::size_t j = 0; j < part.size(); ++j) total[j] += requireCount("errors", part[j], 0);
+  }
+  answerErrors(total);
+}
+
+void Trainer::recordRun(std::size_t candidate, const Eigen::VectorXd& w, double score) {
   const plan::CandidatePlan& c = result_.plan.candidates[candidate];
   RunRecord record;
   record.candidate = candidate;
-  record.noisyScore = noisyScore;
+  record.noisyScore = score;
   const std::size_t run = result_.runs.size();
-  if (options_.plan.selector == plan::Selector::kFixed) {
+  if (settings_.plan.selector == plan::Selector::kFixed) {
     bestWeights_ = w;
     result_.selectedRun = run;
   } else if (run == 0 || record.noisyScore < bestScore_) {
@@ -228,7 +269,7 @@ void Trainer::recordRun(std::size_t candidate, const Eigen::VectorXd& w, double 
     result_.selectedRun = run;
   }
   result_.runs.push_back(record);
-  completedWork_ += double(c.iterations);
+  completedWork_ += double(c.T);
 }
 
 void Trainer::finishStep() {
@@ -326,16 +367,16 @@ Progress Trainer::progress() const {
     p.candidate = current_.front();
     p.batch = current_.size();
     p.iteration = t_;
-    p.iterations = result_.plan.candidates[p.candidate].iterations;
+    p.iterations = result_.plan.candidates[p.candidate].T;
   } else if (!result_.runs.empty()) {  // between steps, or done: the last run, fully iterated
     p.candidate = result_.runs.back().candidate;
     p.batch = 0;
-    p.iterations = p.iteration = result_.plan.candidates[p.candidate].iterations;
+    p.iterations = p.iteration = result_.plan.candidates[p.candidate].T;
   }
   p.workDone = completedWork_ + double(p.iteration) * double(p.batch);
   double planned = 0;
-  for (const auto& c : result_.plan.candidates) planned += double(c.iterations);
-  if (options_.plan.selector == plan::Selector::kPrivTune) {
+  for (const auto& c : result_.plan.candidates) planned += double(c.T);
+  if (settings_.plan.selector == plan::Selector::kPrivTune) {
     // Runs not finished yet are estimated at the grid's mean T.
     const double meanT = planned / double(result_.plan.candidates.size());
     p.workTotal = completedWork_ + meanT * double(runCount_ - p.run);
@@ -348,11 +389,6 @@ Progress Trainer::progress() const {
 const TrainResult& Trainer::result() const {
   if (!done_) throw Error(ErrorCode::kInternal, "", "training result requested before it finished");
   return result_;
-}
-
-OutputIterate defaultOutput(plan::Calibration calibration) noexcept {
-  return std::string(plan::defaultOutputName(calibration)) == "last" ? OutputIterate::kLast
-                                                                      : OutputIterate::kAverage;
 }
 
 std::vector<double> decisionScores(const DataView& data, const std::vector<double>& weights) {
@@ -369,10 +405,8 @@ std::vector<double> decisionScores(const DataView& data, const std::vector<doubl
   return out;
 }
 
-double noisyScore(const DataView& data, const std::vector<double>& weights, double penalty,
-                  double scoreSd, random::Generator& generator) {
-  return static_cast<double>(countErrors(data, weights)) + penalty +
-         random::gaussian(generator, scoreSd);
+double noisyScore(std::uint64_t errors, double penalty, double scoreSd, random::Generator& generator) {
+  return static_cast<double>(errors) + penalty + random::gaussian(generator, scoreSd);
 }
 
 std::uint64_t countErrors(const DataView& data, const std::vector<double>& weights) {

@@ -27,7 +27,9 @@ void requireNoiseInRange(const PlanRequest& r, double sd) {
   }
 }
 
-void validate(const PlanRequest& r) {
+}  // namespace
+
+void validateRequest(const PlanRequest& r) {
   requirePositive("epsilon", r.epsilon);
   requireOpenUnit("delta", r.delta);
   if (r.n < 2) throwBadParameter("n", "at least 2", static_cast<double>(r.n));
@@ -36,7 +38,7 @@ void validate(const PlanRequest& r) {
   if (r.maxIterations < 1) {
     throwBadParameter("maxIterations", "at least 1", static_cast<double>(r.maxIterations));
   }
-  if (r.jlFailure != 0.0) requireOpenUnit("jlFailure", r.jlFailure);
+  requireOpenUnit("jlFailure", r.jlFailure);
   if (r.selector == Selector::kPrivTune) {
     // E[K] = 1 would mean r = 1: a single run, no tuning; the TNB needs r ∈ (0, 1).
     requireFinite("expectedRuns", r.expectedRuns);
@@ -56,15 +58,15 @@ void validate(const PlanRequest& r) {
   } else if (r.margin != 0.0) {
     throwBadParameter("margin", "unset unless selector is \"fixed\"", r.margin);
   }
-  if (r.rangeShare != 0.0) {
+  if (r.rangeShare != 0.0) {  // 0: no private ranges
     requireOpenUnit("rangeShare", r.rangeShare);
     if (r.selector == Selector::kPrivTune) {
       throwBadParameter("rangeShare", "0 with selector \"privtune\" (its accounting is not GDP)",
                         r.rangeShare);
     }
   }
-  if (r.stepScale != 0.0) requirePositive("stepScale", r.stepScale);
-  if (r.hingeScale != 0.0) requirePositive("hingeScale", r.hingeScale);
+  requirePositive("stepScale", r.stepScale);
+  requirePositive("hingeScale", r.hingeScale);
   requirePositive("pruneRatio", r.pruneRatio);
   if (r.calibration == Calibration::kPaper && r.selector != Selector::kPrivTune &&
       !(r.epsilon < 8.0 * std::log(1.0 / r.delta))) {
@@ -73,10 +75,12 @@ void validate(const PlanRequest& r) {
   }
 }
 
+namespace {
+
 // GDP composition of private ranges and training: μ² = μ_ranges² + μ_train² exactly.
 void splitRanges(const PlanRequest& r, Plan& plan) {
-  plan.muRanges = std::sqrt(r.rangeShare) * plan.muTotal;
-  plan.muTrain = std::sqrt(1.0 - r.rangeShare) * plan.muTotal;
+  plan.muRanges = std::sqrt(r.rangeShare) * plan.mu;
+  plan.muTrain = std::sqrt(1.0 - r.rangeShare) * plan.mu;
 }
 
 // ε recomputed from μ = gdpMu(ε, δ). gdpMu checked δ(ε; μ) ≤ δ, so the requested ε is itself
@@ -90,11 +94,11 @@ double tightEpsilonSpent(const PlanRequest& r, double mu) {
 void setBudget(const PlanRequest& r, std::size_t gridSize, Plan& plan) {
   if (r.selector == Selector::kFixed) {
     // One base run, no selection: it gets the whole μ; nothing else is released.
-    plan.muTotal = r.calibration == Calibration::kTight ? gdpMu(r.epsilon, r.delta)
+    plan.mu = r.calibration == Calibration::kTight ? gdpMu(r.epsilon, r.delta)
                                                         : paperMuMstar(r.epsilon, r.delta);
     plan.epsilonSpent = r.calibration == Calibration::kTight
-                            ? tightEpsilonSpent(r, plan.muTotal)
-                            : paperEpsilonCorollary(plan.muTotal, r.delta);
+                            ? tightEpsilonSpent(r, plan.mu)
+                            : paperEpsilonCorollary(plan.mu, r.delta);
     splitRanges(r, plan);
     plan.muRun = plan.muTrain;
     plan.scoreSd = 0.0;
@@ -102,11 +106,11 @@ void setBudget(const PlanRequest& r, std::size_t gridSize, Plan& plan) {
   }
   if (r.selector == Selector::kIter) {
     if (r.calibration == Calibration::kTight) {
-      plan.muTotal = gdpMu(r.epsilon, r.delta);
-      plan.epsilonSpent = tightEpsilonSpent(r, plan.muTotal);
+      plan.mu = gdpMu(r.epsilon, r.delta);
+      plan.epsilonSpent = tightEpsilonSpent(r, plan.mu);
     } else {
-      plan.muTotal = paperMuMstar(r.epsilon, r.delta);
-      plan.epsilonSpent = paperEpsilonCorollary(plan.muTotal, r.delta);
+      plan.mu = paperMuMstar(r.epsilon, r.delta);
+      plan.epsilonSpent = paperEpsilonCorollary(plan.mu, r.delta);
     }
     splitRanges(r, plan);
     const IterSplit split = iterSplit(plan.muTrain, gridSize, 1.0);
@@ -117,8 +121,8 @@ void setBudget(const PlanRequest& r, std::size_t gridSize, Plan& plan) {
   plan.tnbEta = kPrivTuneEta;
   plan.tnbR = tnbRForMean(kPrivTuneEta, r.expectedRuns);
   if (r.calibration == Calibration::kTight) {
-    plan.muTotal = ps22Mu(r.epsilon, kPrivTuneEta, plan.tnbR, r.delta);
-    plan.epsilonSpent = ps22Epsilon(plan.muTotal, kPrivTuneEta, plan.tnbR, r.delta);
+    plan.mu = ps22Mu(r.epsilon, kPrivTuneEta, plan.tnbR, r.delta);
+    plan.epsilonSpent = ps22Epsilon(plan.mu, kPrivTuneEta, plan.tnbR, r.delta);
   } else {
     // The paper's M′ theorem: μ = x/(6√(2 ln(1/(rδ)))) is (x + δ, δ)-DP (its relaxed Lemma
     // bound 6μ√(2 ln(1/(rδ))) + δ). Aim x = ε − δ so that the guarantee is (ε, δ).
@@ -127,18 +131,18 @@ void setBudget(const PlanRequest& r, std::size_t gridSize, Plan& plan) {
     // Also honour the Lemma read conservatively, ε_L + δ ≤ ε: in every practical regime the
     // theorem's μ is the smaller one (about half), so this reproduces the paper; it only bites
     // for ε within a few δ of 0, where the theorem's relaxation is not an upper bound.
-    plan.muTotal = std::min(privtunePaperMu(target, plan.tnbR, r.delta),
+    plan.mu = std::min(privtunePaperMu(target, plan.tnbR, r.delta),
                             target > r.delta
                                 ? privtunePaperMuInverseLemma(target, plan.tnbR, r.delta)
                                 : 0.0);
-    if (!(plan.muTotal > 0)) throwBadParameter("epsilon", "> 2 delta with calibration \"paper\"", r.epsilon);
+    if (!(plan.mu > 0)) throwBadParameter("epsilon", "> 2 delta with calibration \"paper\"", r.epsilon);
     plan.epsilonSpent =
-        std::max(privtunePaperEpsilonRelaxed(plan.muTotal, plan.tnbR, r.delta),
-                 privtunePaperEpsilon(plan.muTotal, plan.tnbR, r.delta) + r.delta);
+        std::max(privtunePaperEpsilonRelaxed(plan.mu, plan.tnbR, r.delta),
+                 privtunePaperEpsilon(plan.mu, plan.tnbR, r.delta) + r.delta);
   }
-  plan.muTrain = plan.muTotal;
-  plan.muRun = plan.muTotal / std::sqrt(2.0);
-  plan.scoreSd = std::sqrt(2.0) / plan.muTotal;
+  plan.muTrain = plan.mu;
+  plan.muRun = plan.mu / std::sqrt(2.0);
+  plan.scoreSd = std::sqrt(2.0) / plan.mu;
   plan.probabilityMiss = tnbProbabilityMiss({kPrivTuneEta, plan.tnbR}, gridSize);
 }
 
@@ -148,28 +152,28 @@ CandidatePlan planCandidate(const PlanRequest& r, const Plan& plan, double gamma
   c.gamma = gamma;
   c.kJl = jlDimension(gamma, r.n, gridSize, plan.beta, r.normBound);
   c.projected = c.kJl < r.d;  // a projection to ≥ d dimensions cannot help (SPEC §2.3)
-  c.dim = c.projected ? c.kJl : r.d;
+  c.k = c.projected ? c.kJl : r.d;
   const bool undistorted = r.calibration == Calibration::kTight && !c.projected;
   // Tight, Φ = I: nothing is distorted, so c = γ and R = b (SPEC §2.9 item 2);
   // otherwise the paper's c = γ/3 and R = 2b (JL may stretch norms).
-  c.c = plan.hingeScale * (undistorted ? gamma : gamma / 3.0);
+  c.c = r.hingeScale * (undistorted ? gamma : gamma / 3.0);
   c.clipRadius = undistorted ? r.normBound : 2.0 * r.normBound;
   c.sensitivity = hingeSensitivity(c.clipRadius, c.c);
-  c.iterationsUncapped = r.calibration == Calibration::kTight
-                             ? ngdIterationsBound(r.n, plan.muRun, c.dim, kTightIterationTolerance)
+  c.TUncapped = r.calibration == Calibration::kTight
+                             ? ngdIterationsBound(r.n, plan.muRun, c.k, kTightIterationTolerance)
                              : ngdIterationsPaper(r.n, plan.muRun);
-  if (c.iterationsUncapped < 1) c.iterationsUncapped = 1;
+  if (c.TUncapped < 1) c.TUncapped = 1;
   if (!(c.sensitivity <= kMaxNoiseSd)) {  // Δ = 2R/c: a tiny hinge scale makes it overflow
     throwBadParameter("hingeScale", "large enough that the sensitivity 2R/c is finite", r.hingeScale);
   }
-  c.capped = c.iterationsUncapped > r.maxIterations;
-  c.iterations = c.capped ? r.maxIterations : c.iterationsUncapped;
-  c.sigma = ngdSigma(c.sensitivity, c.iterations, plan.muRun);
+  c.capped = c.TUncapped > r.maxIterations;
+  c.T = c.capped ? r.maxIterations : c.TUncapped;
+  c.sigma = ngdSigma(c.sensitivity, c.T, plan.muRun);
   requireNoiseInRange(r, c.sigma);
-  c.stepSize = ngdStepSize(r.n, c.sensitivity, c.dim, c.sigma, c.iterations, plan.stepScale);
+  c.stepSize = ngdStepSize(r.n, c.sensitivity, c.k, c.sigma, c.T, r.stepScale);
   // Against the unit-norm reference separator (D = 1, whatever the step rule).
-  c.noiseFloorRatio = ngdUtilityFloor(c.sensitivity, c.dim, plan.muRun) / static_cast<double>(r.n);
-  c.scorePenalty = r.score == ScoreKind::kPopulation ? populationPenalty(c.dim, r.n, plan.beta) : 0.0;
+  c.noiseFloorRatio = ngdUtilityFloor(c.sensitivity, c.k, plan.muRun) / static_cast<double>(r.n);
+  c.scorePenalty = r.score == ScoreKind::kPopulation ? populationPenalty(c.k, r.n, plan.beta) : 0.0;
   return c;
 }
 
@@ -185,11 +189,10 @@ const char* toString(Selector s) noexcept {
 }
 const char* toString(Pruning p) noexcept {
   switch (p) {
-    case Pruning::kAuto: return "auto";
     case Pruning::kNone: return "none";
     case Pruning::kNoiseFloor: return "noise-floor";
   }
-  return "auto";
+  return "none";
 }
 const char* toString(Calibration c) noexcept {
   return c == Calibration::kTight ? "tight" : "paper";
@@ -223,48 +226,25 @@ ScoreKind parseScoreKind(const std::string& v, const char* parameter) {
 }
 
 Pruning parsePruning(const std::string& v, const char* parameter) {
-  if (v == "auto") return Pruning::kAuto;
   if (v == "none") return Pruning::kNone;
   if (v == "noise-floor") return Pruning::kNoiseFloor;
-  unknownName(parameter, "\"auto\", \"none\", \"noise-floor\"", v);
+  unknownName(parameter, "\"none\", \"noise-floor\"", v);
 }
 
-PlanRequest toPlanRequest(const PlanInput& in) {
-  PlanRequest r;
-  r.epsilon = in.epsilon;
-  r.delta = in.delta;
-  r.n = requireCount("n", in.n, 2);
-  r.d = requireCount("d", in.d, 1);
-  r.normBound = in.normBound;
-  r.selector = parseSelector(in.selector);
-  r.calibration = parseCalibration(in.calibration);
-  r.score = parseScoreKind(in.score);
-  r.expectedRuns = in.expectedRuns;
-  r.jlFailure = in.jlFailure;
-  r.maxIterations = requireCount("maxIterations", in.maxIterations, 1);
-  r.margin = in.margin;
-  r.rangeShare = in.rangeShare;
-  r.stepScale = in.stepScale;
-  r.hingeScale = in.hingeScale;
-  r.pruning = parsePruning(in.pruning);
-  r.pruneRatio = in.pruneRatio;
-  validate(r);
-  return r;
+bool operator==(const PlanRequest& a, const PlanRequest& b) noexcept {
+  return a.epsilon == b.epsilon && a.delta == b.delta && a.n == b.n && a.d == b.d &&
+         a.normBound == b.normBound && a.selector == b.selector && a.calibration == b.calibration &&
+         a.score == b.score && a.expectedRuns == b.expectedRuns && a.jlFailure == b.jlFailure &&
+         a.maxIterations == b.maxIterations && a.margin == b.margin && a.rangeShare == b.rangeShare &&
+         a.stepScale == b.stepScale && a.hingeScale == b.hingeScale && a.pruning == b.pruning &&
+         a.pruneRatio == b.pruneRatio;
 }
 
 Plan makePlan(const PlanRequest& request) {
-  validate(request);
+  validateRequest(request);
   Plan plan;
   plan.request = request;
-  const bool tight = request.calibration == Calibration::kTight;
-  plan.stepScale = request.stepScale != 0.0 ? request.stepScale : (tight ? kTightStepScale : 1.0);
-  plan.hingeScale = request.hingeScale != 0.0 ? request.hingeScale : 1.0;
-  plan.pruning = request.pruning != Pruning::kAuto ? request.pruning
-                 : tight                           ? Pruning::kNoiseFloor
-                                                   : Pruning::kNone;
-  if (request.selector == Selector::kFixed) plan.pruning = Pruning::kNone;  // nothing to choose
-  const double nd = static_cast<double>(request.n);
-  plan.beta = request.jlFailure != 0.0 ? request.jlFailure : 1.0 / (nd * nd);
+  plan.beta = request.jlFailure;
   const std::vector<double> grid = request.selector == Selector::kFixed
                                        ? std::vector<double>{request.margin}
                                        : marginGrid(request.n, request.normBound);
@@ -289,7 +269,7 @@ Plan makePlan(const PlanRequest& request) {
     }
   };
   std::size_t keep = grid.size();
-  if (plan.pruning == Pruning::kNoiseFloor) {
+  if (request.pruning == Pruning::kNoiseFloor) {
     for (; keep > 1; --keep) {
       resplit(keep);
       bool pass = true;

@@ -15,6 +15,26 @@ std::vector<double> defaultRemovalFractions() {
           0.01,  0.015,  0.02,  0.03,  0.04,  0.05};
 }
 
+ProfileOptions resolveProfileOptions(std::optional<double> maxRemoved, std::optional<double> C,
+                                     std::optional<std::uint64_t> maxRefitsPerStep) {
+  ProfileOptions options;
+  options.fractions = removalFractionsUpTo(maxRemoved.value_or(kDefaultMaxRemoved));
+  if (C) options.C = *C;
+  if (maxRefitsPerStep) options.maxRefitsPerStep = static_cast<std::size_t>(*maxRefitsPerStep);
+  validate(options);
+  return options;
+}
+
+std::vector<double> removalFractionsUpTo(double maxRemoved) {
+  requireOpenUnit("maxRemoved", maxRemoved);
+  std::vector<double> fractions;
+  for (double f : defaultRemovalFractions()) {
+    if (f < maxRemoved) fractions.push_back(f);
+  }
+  fractions.push_back(maxRemoved);
+  return fractions;
+}
+
 void validate(const ProfileOptions& options) {
   if (options.fractions.empty()) {
     throw Error(ErrorCode::kBadParameter, "fractions",

@@ -1,6 +1,8 @@
 // Test tool: train natively with a seed on a numeric CSV (header; label column last, values
 // 0/1 or ±1) and print {"gamma", "weights", "scores"} as JSON, so the Jest suite can check that
-// the same seed gives the same result in wasm. NOT a product path (seeded = not private).
+// the same seed gives the same result in wasm. Options are the core's (run::resolve applies
+// the same defaults as the package): key=value arguments after the budget, e.g. rangeShare=0.
+// NOT a product path (seeded = not private).
 #include <cstdio>
 #include <fstream>
 #include <iostream>
@@ -9,10 +11,11 @@
 #include <vector>
 
 #include "dpmargin/learn/trainer.hpp"
+#include "dpmargin/run/run.hpp"
 
 int main(int argc, char** argv) {
-  if (argc != 5 && argc != 6) {
-    std::cerr << "usage: native_train DATA.csv SEED EPSILON DELTA [RANGE_SHARE]\n";
+  if (argc < 5) {
+    std::cerr << "usage: native_train DATA.csv SEED EPSILON DELTA [option=value ...]\n";
     return 2;
   }
   std::ifstream in(argv[1]);
@@ -28,20 +31,27 @@ int main(int argc, char** argv) {
     rows.push_back(row);
   }
   const std::size_t n = rows.size(), d = rows.at(0).size() - 1;
-  dpmargin::learn::Dataset data(n, d, dpmargin::learn::Preprocessing{});
+  dpmargin::learn::Dataset data(n, d);
   for (std::size_t i = 0; i < n; ++i) {
-    for (std::size_t j = 0; j < d; ++j) data.rowMajor()[i * data.width() + j] = float(rows[i][j]);
+    for (std::size_t j = 0; j < d; ++j) data.rowMajor()[i * data.stride() + j] = float(rows[i][j]);
     data.labels()[i] = rows[i][d] > 0 ? 1 : -1;
   }
-  const double rangeShare = argc == 6 ? std::stod(argv[5]) : 0.0;
-  if (rangeShare == 0.0) data.prepare();  // else the trainer estimates private ranges first
-  dpmargin::learn::TrainOptions options;
-  options.plan.rangeShare = rangeShare;
-  // options.output unset: the core's default for the calibration, as in the package.
-  options.plan.epsilon = std::stod(argv[3]);
-  options.plan.delta = std::stod(argv[4]);
-  dpmargin::learn::Trainer trainer(data, options,
-                                   dpmargin::random::Generator::seeded(std::stoull(argv[2])));
+  namespace run = dpmargin::run;
+  run::Options options;
+  run::setOptionFromText(options, "seed", argv[2]);
+  run::setOptionFromText(options, "epsilon", argv[3]);
+  run::setOptionFromText(options, "delta", argv[4]);
+  for (int a = 5; a < argc; ++a) {
+    const std::string kv = argv[a];
+    const auto eq = kv.find('=');
+    if (eq == std::string::npos) {
+      std::cerr << "expected option=value, got " << kv << "\n";
+      return 2;
+    }
+    run::setOptionFromText(options, kv.substr(0, eq), kv.substr(eq + 1));
+  }
+  const auto settings = run::resolve(options, n, d);
+  dpmargin::learn::Trainer trainer(data, settings, run::makeGenerator(settings));
   while (!trainer.advance(1000)) {
   }
   const auto& r = trainer.result();

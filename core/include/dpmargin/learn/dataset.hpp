@@ -15,6 +15,9 @@ enum class RowNormalization {
   kUnitNorm,  // x ← b·x/‖x‖ (zero rows stay 0): the default
   kClip,      // x ← x·min(1, b/‖x‖)
 };
+inline const char* toString(RowNormalization r) noexcept {
+  return r == RowNormalization::kUnitNorm ? "unit-norm" : "clip";
+}
 
 struct Preprocessing {
   // Optional min–max scaling of each raw column to [0, 1] with clamping, first. Public ranges
@@ -36,20 +39,23 @@ struct DataView {
 
 class Dataset {
  public:
-  // Storage for n rows × `features` raw columns (+1 when preprocessing.intercept). Throws
-  // OUT_OF_MEMORY (with the size) before allocating more than the platform can hold, and
-  // BAD_PARAMETER for n = 0 or features = 0.
-  Dataset(std::size_t n, std::size_t features, const Preprocessing& preprocessing,
-          bool labelled = true);
+  // Storage for n rows × `features` raw columns, with room for an intercept column (row stride
+  // features + 1), so the preprocessing can be chosen later (by the run's resolved settings or
+  // a model file). Throws OUT_OF_MEMORY (with the size) before allocating more than the
+  // platform can hold, and BAD_PARAMETER for n = 0 or features = 0.
+  Dataset(std::size_t n, std::size_t features, bool labelled = true);
 
   std::size_t rows() const noexcept { return n_; }
   std::size_t features() const noexcept { return features_; }
+  // Floats per row in rowMajor(): features + 1 before prepare(), width() after it.
+  std::size_t stride() const noexcept { return stride_; }
+  // Columns the model sees: features + intercept (known once prepared).
   std::size_t width() const noexcept { return width_; }
   const Preprocessing& preprocessing() const noexcept { return preprocessing_; }
   bool labelled() const noexcept { return !labels_.empty(); }
   bool prepared() const noexcept { return prepared_; }
 
-  // Raw features go to columns [0, features) of each row (stride width()); labels ±1.
+  // Raw features go to columns [0, features) of each row (stride()); labels ±1.
   float* rowMajor() noexcept { return x_.data(); }
   std::int8_t* labels() noexcept { return labels_.data(); }
 
@@ -57,23 +63,16 @@ class Dataset {
   // training data needs both classes — ONE_CLASS, and n ≥ 2). Idempotent.
   void validate(bool requireBothClasses = true);
   bool validated() const noexcept { return validated_; }
-  // Applies the preprocessing in place (column ranges, intercept, row operation); replaces the
-  // declared ranges by `ranges` when given (the trainer's private estimate). Once only.
-  void preprocess(const std::vector<ColumnRange>* ranges = nullptr);
-  // validate() + preprocess(): the data are then read-only.
-  void prepare(bool requireBothClasses = true) {
-    validate(requireBothClasses);
-    preprocess();
-  }
-  // Public column ranges declared after allocation (before preprocess()).
-  void declareRanges(std::vector<ColumnRange> ranges);
-  // Raw (validated, not yet preprocessed) values, e.g. for private range estimation.
+  // Applies `preprocessing` in place (column ranges, intercept, row operation; SPEC §3) and
+  // packs rows to width(). Once only, after validate(); the data are then read-only.
+  void prepare(const Preprocessing& preprocessing);
+  // Raw (validated, not yet prepared) values, stride(), e.g. for private range estimation.
   const float* raw() const noexcept { return x_.data(); }
 
   DataView view() const;  // requires prepare()
 
  private:
-  std::size_t n_, features_, width_;
+  std::size_t n_, features_, stride_, width_;
   Preprocessing preprocessing_;
   std::vector<float> x_;
   std::vector<std::int8_t> labels_;

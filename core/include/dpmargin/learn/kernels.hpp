@@ -1,5 +1,5 @@
-// The noisy-GD gradient kernel (SPEC §2.4), shared by NoisyGd (m = 1, hingeGradientSum) and
-// BatchedNoisyGd (m candidates in lockstep). Portable C++17: 128-bit GCC/Clang vector
+// The noisy-GD gradient kernel (SPEC §2.4): the summed hinge gradients of m candidates in
+// lockstep (m = 1 for a projected base run), read by every Shard. Portable C++17: 128-bit GCC/Clang vector
 // extensions, which compile to SSE2 natively and to SIMD128 under Emscripten, so the native and
 // wasm builds execute the same instruction mix (docs/KERNELS.md).
 #pragma once
@@ -11,7 +11,7 @@
 namespace dpmargin::learn::kernels {
 
 // Rows per block: products and partial sums in float within a block, totals in double (the
-// precision contract of hingeGradientSum and BatchedNoisyGd::gradients).
+// precision contract of the gradient sums).
 inline constexpr std::size_t kRowsPerBlock = 128;
 
 // For every candidate j < m, column j of `out` (k × m, column-major, leading dimension k) gets

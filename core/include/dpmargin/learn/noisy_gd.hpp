@@ -1,4 +1,5 @@
-// Noisy gradient descent on the c-hinge loss (paper Algo 4; SPEC §2.4).
+// Noisy gradient descent on the c-hinge loss (paper Algo 4; SPEC §2.4): its parameters, the
+// gradient sum and the noisy step. The loop itself is the Trainer's (trainer.hpp).
 #pragma once
 
 #include <Eigen/Core>
@@ -10,6 +11,7 @@
 namespace dpmargin::learn {
 
 enum class OutputIterate { kAverage, kLast };
+inline const char* toString(OutputIterate o) noexcept { return o == OutputIterate::kLast ? "last" : "average"; }
 
 // Rows the descent reads: z (n × k, row stride `stride`), per-row clip factors s (‖s_i z_i‖ ≤ R)
 // and labels ±1. The learner never sees a row except through s_i·z_i.
@@ -33,35 +35,13 @@ struct NoisyGdParams {
   double sigma = 0;       // per-step noise sd (σ = Δ√T/μ_run, from the plan)
   double stepSize = 0;    // η
   std::uint64_t iterations = 0;  // T
-  OutputIterate output = OutputIterate::kAverage;
 };
 
 // One noisy-GD update for m candidates in lockstep, given their exact gradient sums (k × m):
 // column j gets N(0, σ_j² I_k) from `generator`, then w_j ← w_j − η_j g_j. The one place the
-// mechanism's gradient noise is added — by NoisyGd, BatchedNoisyGd and the (sharded) Trainer.
+// mechanism's gradient noise is added; the Trainer (trainer.hpp) runs noisy GD with it — the
+// only noisy-GD loop there is (w₀ = 0; gₜ = Σ ∇ℓ_c(wₜ) + N(0, σ² I_k); wₜ₊₁ = wₜ − η gₜ).
 void noisyStep(const NoisyGdParams* params, std::size_t m, Eigen::Ref<Eigen::MatrixXd> gradient,
                Eigen::Ref<Eigen::MatrixXd> w, random::Generator& generator);
-
-// w₀ = 0; gₜ = Σ ∇ℓ_c(wₜ) + N(0, σ² I_k); wₜ₊₁ = wₜ − η gₜ. Output w̄ = (1/T) Σ_{t<T} wₜ or w_T.
-// Resumable: advance() runs a bounded number of iterations, so callers can report progress and
-// cancel between calls. Everything is allocated in the constructor.
-class NoisyGd {
- public:
-  NoisyGd(const ClippedRows& rows, const NoisyGdParams& params);
-
-  // Runs up to `budget` iterations; returns the number run.
-  std::uint64_t advance(std::uint64_t budget, random::Generator& generator);
-  bool done() const noexcept { return t_ == params_.iterations; }
-  std::uint64_t iteration() const noexcept { return t_; }
-  // The released iterate (valid once done()).
-  Eigen::VectorXd output() const;
-
- private:
-  ClippedRows rows_;
-  NoisyGdParams params_;
-  std::uint64_t t_ = 0;
-  Eigen::VectorXd w_, sum_, gradient_;
-  Eigen::VectorXf wFloat_, scratch_;
-};
 
 }  // namespace dpmargin::learn

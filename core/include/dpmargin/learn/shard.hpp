@@ -22,7 +22,7 @@ namespace dpmargin::learn {
 // mechanism (drawn by the coordinator); sending it to a shard reveals nothing the shard's own
 // rows do not already hold.
 struct StepSetup {
-  std::size_t dim = 0;
+  std::size_t k = 0;
   double clipRadius = 0;
   RowMatrixXf phi;  // empty: unprojected (k = width)
   Eigen::VectorXd c;
@@ -56,7 +56,7 @@ class Shard {
   // the same s_i whichever shard holds it.
   void setup(const StepSetup& setup);
   // out(:, j) = Σ_{i in shard} ∇ℓ_{c_j}(w_j; s_i z_i, y_i) for each column w_j of `w` (k × m):
-  // the kernel of NoisyGd (m = 1) or BatchedNoisyGd (m > 1), over this shard's rows. `out` is
+  // the gradient kernel (kernels.hpp) over this shard's rows. `out` is
   // resized to k × m. No allocation after the first call of a step.
   void gradients(const Eigen::MatrixXf& w, Eigen::MatrixXd& out);
   // out[j] = #{i in shard : y_i⟨w_j, x_i⟩ ≤ 0} for each column of `w` (width × m), in the
@@ -71,10 +71,7 @@ class Shard {
   Eigen::VectorXd c_;
   std::vector<float> projected_, scale_;
   bool ready_ = false;
-  // Kernel scratch (allocated by setup()).
-  Eigen::VectorXf wVector_, scratch_;
-  Eigen::VectorXd gVector_;
-  Eigen::MatrixXf margins_, coefficients_, blockGradient_;
+  std::vector<float> partial_;  // the kernel's k × m float block sums (allocated by setup())
 };
 
 }  // namespace dpmargin::learn

@@ -10,13 +10,13 @@
 // (e.g. rows split over two workers). The sums, the noise and the accounting are the same.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <functional>
 #include <memory>
 #include <optional>
 #include <vector>
 
-#include "dpmargin/learn/batched_gd.hpp"
 #include "dpmargin/learn/dataset.hpp"
 #include "dpmargin/learn/noisy_gd.hpp"
 #include "dpmargin/learn/projection.hpp"
@@ -26,17 +26,26 @@
 
 namespace dpmargin::learn {
 
-struct TrainOptions {
-  // ε, δ, selector, calibration, score, E[K], β, maxIterations, margin. n and d are taken from
-  // the data; normBound must equal the preprocessing's b (checked).
-  plan::PlanRequest plan;
-  // The released iterate; unset: plan::defaultOutputName(calibration) — last with tight, the
-  // paper's average with paper calibration (resolved by the Trainer; docs/ACCURACY.md).
-  std::optional<OutputIterate> output;
+// FOR THE EMPIRICAL PRIVACY AUDIT ONLY (tests/audit, docs/AUDIT.md): a deliberately broken
+// mechanism, so the audit can show that it catches one. run::resolve never sets it and no
+// binding or product path can; a run with any field changed is NOT private.
+struct AuditTamper {
+  double gradientNoise = 1.0;  // multiplies σ of every noisy-GD step
+  double scoreNoise = 1.0;     // multiplies the sd of every score's noise
+  double rangeNoise = 1.0;     // multiplies the sd of the private-range histograms' noise
+  bool addRemoveSensitivity = false;  // σ from the add/remove Δ = R/c instead of 2R/c
 };
 
-// The iterate a calibration releases by default.
-OutputIterate defaultOutput(plan::Calibration calibration) noexcept;
+// A resolved run (run::resolve applies every default and validates; docs/ARCHITECTURE.md).
+struct TrainSettings {
+  // ε, δ, selector, calibration, score, E[K], β, maxIterations, margin, scales, pruning, range
+  // share; n and d are the table's (checked against the data).
+  plan::PlanRequest plan;
+  Preprocessing preprocessing;  // normBound equals plan.normBound
+  OutputIterate output = OutputIterate::kLast;  // the released iterate
+  std::optional<std::uint64_t> seed;            // set: a deterministic, NOT private run
+  AuditTamper tamper;                           // tests/audit only (never set elsewhere)
+};
 
 // One base run: which candidate, and its released noisy score (Iter releases every one).
 struct RunRecord {
@@ -85,10 +94,16 @@ struct ShardRequest {
 
 class Trainer {
  public:
-  // Validates `data` and preprocesses it in place if it is not prepared yet (estimating private
-  // column ranges first when options.plan.rangeShare > 0). `data` must stay alive and unchanged
-  // while training. Throws BAD_PARAMETER for bad options.
-  Trainer(Dataset& data, const TrainOptions& options, random::Generator generator);
+  // Validates `data` and prepares it in place with the settings' preprocessing (estimating
+  // private column ranges first when settings.plan.rangeShare > 0), unless it is prepared
+  // already with the same norm bound. `data` must stay alive and unchanged while training.
+  // Throws BAD_PARAMETER for settings that do not fit the data.
+  Trainer(Dataset& data, const TrainSettings& settings, random::Generator generator);
+  // The same with its plan computed already (many runs of one configuration, e.g. the privacy
+  // audit): `plan` must be makePlan of the settings' request with the data's n and d
+  // (INTERNAL otherwise).
+  Trainer(Dataset& data, const TrainSettings& settings, random::Generator generator,
+          const plan::Plan& plan);
   ~Trainer();
 
   // Runs up to `iterationBudget` noisy-GD iterations (≥ 1) on the local table (one shard over
@@ -102,6 +117,10 @@ class Trainer {
   void answerSetup();
   void answerGradients(const Eigen::MatrixXd& sum);         // k × m
   void answerErrors(const std::vector<std::uint64_t>& errors);  // m counts
+  // The same from per-shard partials (each k × m column-major, or m counts given as exact
+  // integral doubles), added in shard order: what a caller with shards in other threads sends.
+  void answerGradientPartials(const std::vector<std::vector<double>>& partials);
+  void answerErrorPartials(const std::vector<std::vector<double>>& partials);
   // The prepared rows (valid until the Dataset dies; the caller copies them into shards).
   const DataView& data() const noexcept { return data_; }
   // The caller drives the trainer with request()/answer*() only and may free the rows.
@@ -117,12 +136,14 @@ class Trainer {
   void setRunObserver(RunObserver observer) { observer_ = std::move(observer); }
 
  private:
+  Trainer(Dataset& data, const TrainSettings& settings, random::Generator generator,
+          const plan::Plan* plan);
   enum class Phase { kIdle, kSetup, kIterate, kScore, kDone };
   void buildSchedule();
   void startStep();
   void beginIteration();
   void endIterations();
-  void recordRun(std::size_t candidate, const Eigen::VectorXd& w, double noisyScore);
+  void recordRun(std::size_t candidate, const Eigen::VectorXd& w, double score);
   void finishStep();
   void finish();
   void expect(Phase phase, const char* what) const;
@@ -130,7 +151,7 @@ class Trainer {
   DataView data_;
   bool detached_ = false;
   std::unique_ptr<Shard> local_;  // advance(): one shard over the whole local table
-  TrainOptions options_;
+  TrainSettings settings_;
   random::Generator generator_;
   TrainResult result_;
   std::size_t runCount_ = 0;
@@ -143,8 +164,8 @@ class Trainer {
   Phase phase_ = Phase::kIdle;
   ShardRequest request_;
   // The step in progress: noisy GD for its m candidates in lockstep (w₀ = 0; per iteration
-  // g = Σ_shards Σ_rows ∇ℓ + N(0, σ_j² I_k), w_j ← w_j − η_j g_j; SPEC §2.4), as NoisyGd
-  // (m = 1) and BatchedNoisyGd (m > 1) compute it.
+  // g = Σ_shards Σ_rows ∇ℓ + N(0, σ_j² I_k), w_j ← w_j − η_j g_j; SPEC §2.4): the only
+  // noisy-GD loop of the library.
   StepSetup setup_;  // setup_.phi: Φ of a projected step
   std::vector<NoisyGdParams> params_;
   std::uint64_t t_ = 0, iterations_ = 0;
@@ -157,13 +178,46 @@ class Trainer {
   RunObserver observer_;
 };
 
+// The public fields of a result and of a progress report (names as in the JS API and the CLI's
+// JSON; the field writer of plan::describePlan, plus v.numberPairs(name, pairs)). The result's
+// plan is written by the caller (plan::describePlan) where it is wanted.
+template <class Writer>
+void describeResult(const TrainResult& r, Writer& v) {
+  v.list("runs", r.runs.size(), [&](std::size_t i, Writer& w) {
+    w.count("candidate", r.runs[i].candidate);
+    w.number("noisyScore", r.runs[i].noisyScore);
+  });
+  v.count("selectedRun", r.selectedRun);
+  v.count("selectedCandidate", r.selectedCandidate);
+  v.numbers("weights", r.weights);
+  v.boolean("seeded", r.seeded);
+  std::vector<std::array<double, 2>> ranges;
+  ranges.reserve(r.ranges.size());
+  for (const ColumnRange& c : r.ranges) ranges.push_back({c.lo, c.hi});
+  v.numberPairs("columnRanges", ranges);
+  v.boolean("rangesPrivate", r.rangesPrivate);
+}
+
+template <class Writer>
+void describeProgress(const Progress& p, Writer& v) {
+  v.count("run", p.run);
+  v.count("runs", p.runs);
+  v.count("candidate", p.candidate);
+  v.count("iteration", p.iteration);
+  v.count("iterations", p.iterations);
+  v.count("batch", p.batch);
+  v.number("workDone", p.workDone);
+  v.number("workTotal", p.workTotal);
+  v.boolean("done", p.done);
+}
+
 // Scores ⟨w, x_i⟩ of prepared rows (what predict returns; sign > 0 → positive class).
 std::vector<double> decisionScores(const DataView& data, const std::vector<double>& weights);
 // #{i : y_i⟨w, x_i⟩ ≤ 0} (SPEC §2.5: ≤, so the zero vector scores n, not 0).
 std::uint64_t countErrors(const DataView& data, const std::vector<double>& weights);
-// The released score of one candidate (SPEC §2.5–2.6): errors (sensitivity 1, replace-one) +
-// the public penalty + N(0, scoreSd²).
-double noisyScore(const DataView& data, const std::vector<double>& weights, double penalty,
-                  double scoreSd, random::Generator& generator);
+// The released score of one candidate (SPEC §2.5–2.6): its error count over all rows
+// (sensitivity 1, replace-one) + the public penalty + N(0, scoreSd²). The one place score
+// noise is drawn; the trainer calls it once per scored run.
+double noisyScore(std::uint64_t errors, double penalty, double scoreSd, random::Generator& generator);
 
 }  // namespace dpmargin::learn

@@ -15,44 +15,28 @@ namespace dpmargin::plan {
 enum class Selector { kIter, kPrivTune, kFixed };
 enum class Calibration { kTight, kPaper };          // SPEC §2.9
 enum class ScoreKind { kEmpirical, kPopulation };  // SPEC §2.5
-// Data-independent pruning of hopeless margins (SPEC §2.9 item 5; docs/PRIVACY.md): kAuto is
-// kNoiseFloor in tight calibration and kNone in paper calibration.
-enum class Pruning { kAuto, kNone, kNoiseFloor };
-// Which noisy-GD iterate a run releases (SPEC §2.4 item 5) when the caller does not say:
-// tight → the last iterate (docs/ACCURACY.md: +0.7 points mean over 10 tables at ε = 1, and
-// +1.2 with pruning, against the average), paper → the paper's averaged iterate.
-inline const char* defaultOutputName(Calibration calibration) noexcept {
-  return calibration == Calibration::kPaper ? "average" : "last";
-}
+// Data-independent pruning of hopeless margins (SPEC §2.9 item 5; docs/PRIVACY.md).
+enum class Pruning { kNone, kNoiseFloor };
 
 // Public names used by the JS API and the CLI ("iter", "tight", "empirical", …).
 const char* toString(Selector selector) noexcept;
 const char* toString(Calibration calibration) noexcept;
 const char* toString(ScoreKind score) noexcept;
+const char* toString(Pruning pruning) noexcept;
 // Parse a public name; throws BAD_PARAMETER naming `parameter` on an unknown value.
 Selector parseSelector(const std::string& value, const char* parameter = "selector");
 Calibration parseCalibration(const std::string& value, const char* parameter = "calibration");
 ScoreKind parseScoreKind(const std::string& value, const char* parameter = "score");
-const char* toString(Pruning pruning) noexcept;
 Pruning parsePruning(const std::string& value, const char* parameter = "pruning");
 
-// Default cap on noisy-GD iterations. T never changes privacy (σ scales with √T), only utility
-// and time. Chosen by measurement (docs/ACCURACY.md): over 10 public tables at ε = 1, T = 200
-// is within 0.2 points (mean) of T = 400 and of the old cap 1000, at a fifth of the time.
-inline constexpr std::uint64_t kDefaultMaxIterations = 200;
 // PrivTune: the TNB's η. η = 1 (geometric K) is the paper's and Papernot–Steinke's main case.
 inline constexpr double kPrivTuneEta = 1.0;
 // Tight T: the T at which the paper's utility bound is within 5% of its floor (SPEC §2.4 item 6).
 inline constexpr double kTightIterationTolerance = 0.05;
-// Noise-floor pruning keeps a margin γ only if the floor of the paper's utility bound for its
-// base run, 2DΔ√k/μ_run with D = 1, is at most `pruneRatio` × n (n = the summed hinge loss of
-// w = 0), with μ_run from the budget split over the kept margins (makePlan). The default ratio
-// is chosen by the accuracy benchmark (docs/ACCURACY.md).
-inline constexpr double kDefaultPruneRatio = 100.0;
-// Tight calibration's default D in η = D/√(T(n²Δ² + kσ²)) (paper: D = 1). A step-size rule
-// touches utility only, never privacy; chosen by the accuracy benchmark (docs/ACCURACY.md).
-inline constexpr double kTightStepScale = 1.0;
 
+// A resolved request (run::resolve fills every field from the caller's options and the
+// defaults; docs/ARCHITECTURE.md). Member initialisers are neutral values for tests that build
+// one by hand, not defaults: callers go through run::resolve.
 struct PlanRequest {
   double epsilon = 0;
   double delta = 0;
@@ -63,47 +47,35 @@ struct PlanRequest {
   Calibration calibration = Calibration::kTight;
   ScoreKind score = ScoreKind::kEmpirical;
   double expectedRuns = 10.0;  // E[K] of PrivTune (ignored by Iter)
-  double jlFailure = 0.0;      // β, total JL failure probability; 0 → 1/n² (paper's theorems)
-  std::uint64_t maxIterations = kDefaultMaxIterations;
+  double jlFailure = 1e-6;     // β, total JL failure probability (run::resolve: 1/n², the paper's)
+  std::uint64_t maxIterations = 200;
   double margin = 0.0;         // γ of Selector::kFixed (required there, must be 0 otherwise)
-  // Share s ∈ (0, 1) of the GDP budget spent on private column ranges (0: none). The parts
+  // Share s ∈ [0, 1) of the GDP budget spent on private column ranges (0: none). The parts
   // compose exactly in GDP: μ_ranges = √s·μ, μ_train = √(1−s)·μ, μ² = μ_ranges² + μ_train².
   // Iter and fixed only (PrivTune's accounting is not GDP).
   double rangeShare = 0.0;
-  // Utility-only knobs (public, data-independent; none changes privacy). 0 = the calibration's
-  // default: stepScale D = kTightStepScale (tight) or 1 (paper); hingeScale multiplies the
-  // calibration's hinge scale c (tight unprojected c = γ, else γ/3), default 1.
-  double stepScale = 0.0;
-  double hingeScale = 0.0;
-  Pruning pruning = Pruning::kAuto;
-  double pruneRatio = kDefaultPruneRatio;
+  // Utility-only knobs (public, data-independent; none changes privacy): D in the step size
+  // η = D/√(T(n²Δ² + kσ²)), and the multiplier of the calibration's hinge scale c (tight
+  // unprojected c = γ, else γ/3).
+  double stepScale = 1.0;
+  double hingeScale = 1.0;
+  Pruning pruning = Pruning::kNone;
+  double pruneRatio = 100.0;
 };
 
-// A request whose numbers arrive as doubles (from JS or a command line): n, d, maxIterations
-// must be integral. Validates every field and names the offending one.
-struct PlanInput {
-  double epsilon = 0, delta = 0, n = 0, d = 0, normBound = 1.0;
-  std::string selector = "iter", calibration = "tight", score = "empirical";
-  double expectedRuns = 10.0, jlFailure = 0.0;
-  double maxIterations = static_cast<double>(kDefaultMaxIterations);
-  double margin = 0.0;
-  double rangeShare = 0.0;
-  double stepScale = 0.0, hingeScale = 0.0;
-  std::string pruning = "auto";
-  double pruneRatio = kDefaultPruneRatio;
-};
-PlanRequest toPlanRequest(const PlanInput& input);
+bool operator==(const PlanRequest& a, const PlanRequest& b) noexcept;
+inline bool operator!=(const PlanRequest& a, const PlanRequest& b) noexcept { return !(a == b); }
 
 struct CandidatePlan {
   double gamma = 0;          // margin γ ∈ Γ
   std::uint64_t kJl = 0;     // k_γ from the JL bound
   bool projected = false;    // false when k_γ ≥ d (Φ = I)
-  std::uint64_t dim = 0;     // dimension trained in: k_γ if projected, else d
+  std::uint64_t k = 0;       // dimension trained in: k_γ if projected, else d
   double c = 0;              // hinge scale
   double clipRadius = 0;     // R
   double sensitivity = 0;    // Δ = 2R/c (replace-one)
-  std::uint64_t iterations = 0;           // T actually run
-  std::uint64_t iterationsUncapped = 0;   // T by the calibration rule before maxIterations
+  std::uint64_t T = 0;                    // noisy-GD iterations actually run
+  std::uint64_t TUncapped = 0;            // T by the calibration rule before maxIterations
   bool capped = false;                    // maxIterations bound
   double sigma = 0;          // per-step gradient noise sd, from the integer T
   double stepSize = 0;       // η = D/√(T(n²Δ² + kσ²)) with D = the plan's stepScale
@@ -114,7 +86,7 @@ struct CandidatePlan {
 struct Plan {
   PlanRequest request;
   double beta = 0;              // JL failure probability actually used
-  double muTotal = 0;           // μ of the whole run (GDP)
+  double mu = 0;                // μ of the whole run (GDP)
   double muRanges = 0;          // μ of the private column ranges (0 when none)
   double muTrain = 0;           // μ of training + selection: √(μ_total² − μ_ranges²)
   double muRun = 0;             // μ of each base run
@@ -124,15 +96,73 @@ struct Plan {
   double tnbR = 0;              // r of TNB_{η, r}
   double tnbEta = 0;
   double probabilityMiss = 0;   // P(a given candidate is never tried)
-  double stepScale = 1;         // D actually used
-  double hingeScale = 1;        // multiplier of the calibration's c actually used
-  Pruning pruning = Pruning::kNone;  // resolved (never kAuto)
   std::size_t gridSize = 0;     // |Γ| before pruning
   std::vector<double> pruned;   // margins of Γ dropped by pruning (ascending); public
   std::vector<CandidatePlan> candidates;
 };
 
 // Throws dpmargin::Error(BAD_PARAMETER) naming the parameter on any invalid field.
-Plan makePlan(const PlanRequest& request);
+void validateRequest(const PlanRequest& request);
+Plan makePlan(const PlanRequest& request);  // validates first
+
+// The public fields of a plan, under the names the JS API, the CLI's JSON and the reports use
+// (one name per concept across the boundary). `v` is a field writer: v.number(name, double),
+// v.count(name, uint64), v.boolean(name, bool), v.text(name, string), v.numbers(name,
+// vector<double>), v.list(name, size, fn(index, writer)) — the bindings write JS objects with
+// it, native tools JSON.
+template <class Writer>
+void describeCandidate(const CandidatePlan& c, Writer& v) {
+  v.number("gamma", c.gamma);
+  v.count("kJl", c.kJl);
+  v.boolean("projected", c.projected);
+  v.count("k", c.k);
+  v.number("c", c.c);
+  v.number("clipRadius", c.clipRadius);
+  v.number("sensitivity", c.sensitivity);
+  v.count("T", c.T);
+  v.count("TUncapped", c.TUncapped);
+  v.boolean("capped", c.capped);
+  v.number("sigma", c.sigma);
+  v.number("stepSize", c.stepSize);
+  v.number("scorePenalty", c.scorePenalty);
+  v.number("noiseFloorRatio", c.noiseFloorRatio);
+}
+
+template <class Writer>
+void describePlan(const Plan& p, Writer& v) {
+  const PlanRequest& r = p.request;
+  v.number("epsilon", r.epsilon);
+  v.number("delta", r.delta);
+  v.count("n", r.n);
+  v.count("d", r.d);
+  v.number("normBound", r.normBound);
+  v.text("selector", toString(r.selector));
+  v.text("calibration", toString(r.calibration));
+  v.text("score", toString(r.score));
+  v.count("maxIterations", r.maxIterations);
+  v.number("jlFailure", p.beta);
+  v.number("mu", p.mu);
+  v.number("muRanges", p.muRanges);
+  v.number("muTrain", p.muTrain);
+  v.number("rangeShare", r.rangeShare);
+  v.number("muRun", p.muRun);
+  v.number("scoreSd", p.scoreSd);
+  v.number("epsilonSpent", p.epsilonSpent);
+  v.text("neighbouring", "replace-one");
+  if (r.selector == Selector::kPrivTune) {
+    v.number("expectedRuns", r.expectedRuns);
+    v.number("tnbEta", p.tnbEta);
+    v.number("tnbR", p.tnbR);
+    v.number("probabilityMiss", p.probabilityMiss);
+  }
+  v.number("stepScale", r.stepScale);
+  v.number("hingeScale", r.hingeScale);
+  v.text("pruning", toString(r.pruning));
+  v.number("pruneRatio", r.pruneRatio);
+  v.count("gridSize", p.gridSize);
+  v.numbers("pruned", p.pruned);
+  v.list("candidates", p.candidates.size(),
+         [&](std::size_t i, Writer& w) { describeCandidate(p.candidates[i], w); });
+}
 
 }  // namespace dpmargin::plan

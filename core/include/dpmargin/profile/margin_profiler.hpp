@@ -33,6 +33,7 @@
 #include <cstdint>
 #include <limits>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "dpmargin/profile/data_view.hpp"
@@ -44,6 +45,9 @@ namespace dpmargin::profile {
 // (~0.1% for CIFAR-10 ViT features):
 // 0, 0.05%, 0.1%, 0.2%, 0.3%, 0.5%, 0.75%, 1%, 1.5%, 2%, 3%, 4%, 5%.
 std::vector<double> defaultRemovalFractions();
+// The default grid below `maxRemoved` ∈ (0, 1), ending exactly at it (BAD_PARAMETER naming
+// "maxRemoved" outside (0, 1)).
+std::vector<double> removalFractionsUpTo(double maxRemoved);
 
 struct ProfileOptions {
   std::vector<double> fractions = defaultRemovalFractions();  // strictly increasing, in [0, 1)
@@ -69,6 +73,13 @@ struct ProfileOptions {
 // Throws BAD_PARAMETER naming the option ("fractions", "maxRefitsPerStep", "C", "tolerance",
 // "gapTolerance", "softGapTolerance", "maxIterationsPerFit").
 void validate(const ProfileOptions& options);
+
+// The profile's public options as a caller gives them (unset: the default): the largest
+// fraction of rows removed (default kDefaultMaxRemoved; the grid is removalFractionsUpTo it),
+// the soft-margin C and the refits between grid points. Validated (BAD_PARAMETER by name).
+inline constexpr double kDefaultMaxRemoved = 0.05;
+ProfileOptions resolveProfileOptions(std::optional<double> maxRemoved, std::optional<double> C,
+                                     std::optional<std::uint64_t> maxRefitsPerStep);
 
 struct CurvePoint {
   double fraction = 0;         // removed / n
@@ -129,6 +140,42 @@ class MarginProfiler {
   struct State;
   std::unique_ptr<State> state_;
 };
+
+// The public fields of a profile result and progress (names as in the JS API and the CLI's JSON;
+// the field writer of plan::describePlan). The curve lists every fit.
+template <class Writer>
+void describeProfile(const ProfileResult& r, Writer& v) {
+  v.boolean("private", ProfileResult::kPrivate);
+  v.text("note", ProfileResult::kPrivacyNote);
+  v.count("n", r.n);
+  v.count("zeroRows", r.zeroRows);
+  v.boolean("separable", r.separable);
+  v.number("firstSeparableFraction", r.firstSeparableFraction);
+  v.count("firstSeparableRemoved", r.firstSeparableRemoved);
+  v.count("fits", r.fits);
+  v.boolean("allConverged", r.allConverged);
+  v.list("curve", r.curve.size(), [&](std::size_t i, Writer& w) {
+    const CurvePoint& c = r.curve[i];
+    w.number("fraction", c.fraction);
+    w.count("removed", c.removed);
+    w.number("margin", c.margin);
+    w.number("minimumMargin", c.minimumMargin);
+    w.boolean("onGrid", c.gridIndex >= 0);
+    w.boolean("hardMargin", c.hardMargin);
+    w.boolean("converged", c.converged);
+  });
+}
+
+template <class Writer>
+void describeProfileProgress(const ProfileProgress& p, Writer& v) {
+  v.count("gridDone", p.gridDone);
+  v.count("gridSize", p.gridSize);
+  v.count("removed", p.removed);
+  v.count("n", p.n);
+  v.count("fits", p.fits);
+  v.number("lastMargin", p.lastMargin);
+  v.boolean("done", p.done);
+}
 
 // Runs a profiler to completion.
 ProfileResult profileMargins(const DataView& data, const ProfileOptions& options = {});

@@ -1,0 +1,211 @@
+// The option table and the resolver (core/src/run/run.cpp): every rejected option by name,
+// every default applied in one place, unset ≠ 0, and the table's shape (names unique, every
+// constant default parses back through its own setter).
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <functional>
+#include <set>
+#include <string>
+
+#include "dpmargin/error.hpp"
+#include "dpmargin/run/run.hpp"
+
+namespace dpmargin::run {
+namespace {
+
+Options planOptions() {
+  Options o;
+  o.epsilon = 1, o.delta = 1e-5, o.n = 1000, o.d = 50;
+  return o;
+}
+
+void expectBadParameter(const std::function<void(Options&)>& mutate, const std::string& parameter,
+                        bool train = false) {
+  Options o = planOptions();
+  try {
+    mutate(o);
+    if (train) {
+      o.n.reset(), o.d.reset();
+      (void)resolve(o, 100, 5);
+    } else {
+      (void)account(o);
+    }
+    ADD_FAILURE() << "accepted a bad " << parameter;
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), ErrorCode::kBadParameter) << e.what();
+    EXPECT_EQ(e.parameter(), parameter) << e.what();
+    EXPECT_NE(std::string(e.what()).find(parameter), std::string::npos) << e.what();
+  }
+}
+
+void set(Options& o, const char* name, const Value& v) { setOption(o, name, v); }
+Value num(double x) { return Value::ofNumber(x); }
+Value str(const char* x) { return Value::ofText(x); }
+
+TEST(RunOptions, RejectsEveryBadValueByName) {
+  const double nan = std::nan(""), inf = INFINITY;
+  for (double e : {0.0, -1.0, nan, inf}) expectBadParameter([&](Options& o) { set(o, "epsilon", num(e)); }, "epsilon");
+  for (double d : {0.0, 1.0, -1e-5, 2.0, nan}) expectBadParameter([&](Options& o) { set(o, "delta", num(d)); }, "delta");
+  for (double n : {1.0, 0.0, 2.5, -4.0, nan, inf, 1e17}) expectBadParameter([&](Options& o) { set(o, "n", num(n)); }, "n");
+  for (double d : {0.0, 1.5, nan}) expectBadParameter([&](Options& o) { set(o, "d", num(d)); }, "d");
+  for (double b : {0.0, -1.0, nan}) expectBadParameter([&](Options& o) { set(o, "normBound", num(b)); }, "normBound");
+  for (double t : {0.0, 2.5, nan}) expectBadParameter([&](Options& o) { set(o, "maxIterations", num(t)); }, "maxIterations");
+  for (double beta : {1.0, 0.0, -0.1, nan}) expectBadParameter([&](Options& o) { set(o, "jlFailure", num(beta)); }, "jlFailure");
+  for (double k : {0.5, 1.0, nan, inf}) {
+    expectBadParameter([&](Options& o) { set(o, "selector", str("privtune")); set(o, "expectedRuns", num(k)); }, "expectedRuns");
+  }
+  expectBadParameter([](Options& o) { set(o, "selector", str("grid")); }, "selector");
+  expectBadParameter([](Options& o) { set(o, "calibration", str("loose")); }, "calibration");
+  expectBadParameter([](Options& o) { set(o, "score", str("")); }, "score");
+  expectBadParameter([](Options& o) { set(o, "pruning", str("some")); }, "pruning");
+  for (double x : {0.0, -1.0, nan, inf}) {
+    expectBadParameter([&](Options& o) { set(o, "stepScale", num(x)); }, "stepScale");
+    expectBadParameter([&](Options& o) { set(o, "hingeScale", num(x)); }, "hingeScale");
+  }
+  for (double x : {0.0, -1.0, nan}) expectBadParameter([&](Options& o) { set(o, "pruneRatio", num(x)); }, "pruneRatio");
+  for (double x : {-0.1, 1.0, nan}) expectBadParameter([&](Options& o) { set(o, "rangeShare", num(x)); }, "rangeShare");
+  expectBadParameter([](Options& o) { set(o, "selector", str("privtune")); set(o, "rangeShare", num(0.1)); }, "rangeShare");
+  // The paper's M* conversion is derived for ε < 8 ln(1/δ) only.
+  expectBadParameter([](Options& o) { set(o, "calibration", str("paper")); set(o, "delta", num(0.1)); set(o, "epsilon", num(20)); }, "epsilon");
+  // selector "fixed" needs a margin in (0, b]; other selectors take none.
+  expectBadParameter([](Options& o) { set(o, "selector", str("fixed")); }, "margin");
+  expectBadParameter([](Options& o) { set(o, "selector", str("fixed")); set(o, "margin", num(2)); }, "margin");
+  expectBadParameter([](Options& o) { set(o, "margin", num(0.1)); }, "margin");
+  // Required options.
+  expectBadParameter([](Options& o) { o.epsilon.reset(); }, "epsilon");
+  expectBadParameter([](Options& o) { o.delta.reset(); }, "delta");
+  expectBadParameter([](Options& o) { o.n.reset(); }, "n");
+  expectBadParameter([](Options& o) { o.d.reset(); }, "d");
+  // Training-only options are refused by a data-free plan, and n, d by training.
+  expectBadParameter([](Options& o) { set(o, "intercept", Value::ofBoolean(false)); }, "intercept");
+  expectBadParameter([](Options& o) { set(o, "seed", num(1)); }, "seed");
+  // Training options.
+  expectBadParameter([](Options& o) { set(o, "output", str("first")); }, "output", true);
+  expectBadParameter([](Options& o) { set(o, "rowNormalization", str("l2")); }, "rowNormalization", true);
+  for (double s : {-1.0, 0.5, 1e17}) expectBadParameter([&](Options& o) { set(o, "seed", num(s)); }, "seed", true);
+  expectBadParameter([](Options& o) { set(o, "normBound", num(1e31)); }, "normBound", true);
+  expectBadParameter([](Options& o) { set(o, "columnRanges", Value::ofPairs({{0, 1}})); }, "columnRanges", true);
+  expectBadParameter([](Options& o) { set(o, "columnRanges", Value::ofPairs({{0, 1}, {0, 1}, {0, 1}, {0, 1}, {2, 1}})); },
+                     "columnRanges[4].hi", true);
+  expectBadParameter([](Options& o) {
+    set(o, "columnRanges", Value::ofPairs({{0, 1}, {0, 1}, {0, 1}, {0, 1}, {0, 1}}));
+    set(o, "rangeShare", num(0.1));
+  }, "rangeShare", true);
+  Options o = planOptions();
+  o.n.reset(), o.d.reset();
+  o.n = 5;
+  EXPECT_THROW((void)resolve(o, 100, 5), Error);  // n comes from the data
+}
+
+TEST(RunOptions, WrongTypesAndUnknownNamesAreNamed) {
+  Options o;
+  const auto expectNamed = [&](const char* name, const Value& v, const char* fragment) {
+    try {
+      setOption(o, name, v);
+      ADD_FAILURE() << name;
+    } catch (const Error& e) {
+      EXPECT_EQ(e.code(), ErrorCode::kBadParameter);
+      EXPECT_EQ(e.parameter(), name);
+      EXPECT_NE(std::string(e.what()).find(fragment), std::string::npos) << e.what();
+    }
+  };
+  expectNamed("epsilon", str("1"), "epsilon must be a number, but is \"1\"");
+  expectNamed("intercept", num(1), "intercept must be a boolean");
+  expectNamed("selector", num(1), "selector must be one of iter|privtune|fixed");
+  expectNamed("selector", str("grid"), "\"iter\", \"privtune\", \"fixed\"");
+  expectNamed("columnRanges", num(1), "an array of [lo, hi] number pairs");
+  expectNamed("epsilonn", num(1), "a known option");
+  // Text as typed on a command line, read by the option's type.
+  setOptionFromText(o, "maxIterations", "50");
+  setOptionFromText(o, "intercept", "false");
+  setOptionFromText(o, "selector", "privtune");
+  EXPECT_EQ(o.maxIterations, 50u);
+  EXPECT_EQ(o.intercept, false);
+  EXPECT_EQ(o.selector, plan::Selector::kPrivTune);
+  expectNamed("maxIterations", str("5x"), "a number");
+  EXPECT_THROW(setOptionFromText(o, "maxIterations", "5x"), Error);
+}
+
+TEST(RunDefaults, AppliedOnceAndByRule) {
+  Options o;
+  o.epsilon = 1, o.delta = 1e-5;
+  const learn::TrainSettings s = resolve(o, 1000, 30);
+  EXPECT_EQ(s.plan.n, 1000u);
+  EXPECT_EQ(s.plan.d, 31u);  // + intercept
+  EXPECT_TRUE(s.preprocessing.intercept);
+  EXPECT_EQ(s.preprocessing.rows, learn::RowNormalization::kUnitNorm);
+  EXPECT_EQ(s.preprocessing.normBound, 1.0);
+  EXPECT_EQ(s.plan.normBound, 1.0);
+  EXPECT_EQ(s.plan.selector, plan::Selector::kIter);
+  EXPECT_EQ(s.plan.calibration, plan::Calibration::kTight);
+  EXPECT_EQ(s.plan.maxIterations, 200u);
+  EXPECT_EQ(s.plan.rangeShare, 0.1);
+  EXPECT_EQ(s.plan.pruning, plan::Pruning::kNoiseFloor);
+  EXPECT_EQ(s.plan.pruneRatio, 100.0);
+  EXPECT_EQ(s.plan.jlFailure, 1e-6);  // 1/n²
+  EXPECT_EQ(s.output, learn::OutputIterate::kLast);
+  EXPECT_FALSE(s.seed.has_value());
+  // Paper: the averaged iterate, the whole grid, D = 1.
+  o.calibration = plan::Calibration::kPaper;
+  const learn::TrainSettings paper = resolve(o, 1000, 30);
+  EXPECT_EQ(paper.output, learn::OutputIterate::kAverage);
+  EXPECT_EQ(paper.plan.pruning, plan::Pruning::kNone);
+  // PrivTune: no private ranges (its accounting is not GDP); fixed: nothing to prune.
+  o = {};
+  o.epsilon = 1, o.delta = 1e-5, o.selector = plan::Selector::kPrivTune;
+  EXPECT_EQ(resolve(o, 1000, 30).plan.rangeShare, 0.0);
+  o.selector = plan::Selector::kFixed, o.margin = 0.1;
+  EXPECT_EQ(resolve(o, 1000, 30).plan.pruning, plan::Pruning::kNone);
+  EXPECT_EQ(resolve(o, 1000, 30).plan.rangeShare, 0.1);
+  // Declared ranges: no private ranges by default; an explicit 0 is an explicit 0.
+  o.columnRanges = std::vector<learn::ColumnRange>(30, {0, 1});
+  EXPECT_EQ(resolve(o, 1000, 30).plan.rangeShare, 0.0);
+  o.columnRanges = std::vector<learn::ColumnRange>{};  // empty: none declared
+  EXPECT_EQ(resolve(o, 1000, 30).plan.rangeShare, 0.1);
+  o.rangeShare = 0.0;
+  EXPECT_EQ(resolve(o, 1000, 30).plan.rangeShare, 0.0);
+  // "auto" is the rule (unset); no intercept shrinks d.
+  o = {};
+  o.epsilon = 1, o.delta = 1e-5, o.intercept = false;
+  setOption(o, "pruning", Value::ofText("auto"));
+  EXPECT_FALSE(o.pruning.has_value());
+  EXPECT_EQ(resolve(o, 1000, 30).plan.d, 30u);
+  // A data-free plan defaults as training does.
+  Options a = planOptions();
+  EXPECT_EQ(account(a).request.rangeShare, 0.1);
+  EXPECT_EQ(account(a).request.d, 50u);
+}
+
+TEST(RunOptions, TheTableIsConsistent) {
+  std::set<std::string> names;
+  for (const OptionSpec& spec : optionSpecs()) {
+    EXPECT_TRUE(names.insert(spec.name).second) << "duplicate option " << spec.name;
+    EXPECT_FALSE(spec.defaultText.empty()) << spec.name;
+    EXPECT_NE(std::string(spec.help), "") << spec.name;
+    EXPECT_EQ(findOption(spec.name), &spec);
+    if (spec.type == OptionType::kChoice) {
+      EXPECT_NE(std::string(spec.choices), "") << spec.name;
+    }
+    // A constant default is a valid value of its own option.
+    if (spec.defaultValue) {
+      Options o;
+      EXPECT_NO_THROW(spec.set(o, *spec.defaultValue)) << spec.name;
+    }
+  }
+  EXPECT_EQ(findOption("nope"), nullptr);
+}
+
+TEST(RunSettings, SeedMakesASeededGenerator) {
+  Options o;
+  o.epsilon = 1, o.delta = 1e-5;
+  learn::TrainSettings s = resolve(o, 10, 2);
+  EXPECT_FALSE(makeGenerator(s).isSeeded());
+  o.seed = 3;
+  s = resolve(o, 10, 2);
+  EXPECT_TRUE(makeGenerator(s).isSeeded());
+  EXPECT_EQ(makeGenerator(s).nextU64(), random::Generator::seeded(3).nextU64());
+}
+
+}  // namespace
+}  // namespace dpmargin::run
