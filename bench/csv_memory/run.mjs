@@ -68,10 +68,9 @@ async function generate(path, targetBytes) {
 // ---- child: load the file one way, print one JSON line ----
 async function child(mode, path) {
   const { load, csvFile, readCsv } = await import(`${root}dist/node.js`);
-  const { readCsvToCore } = await import(`${root}dist/csv_core.js`);
-  const { toCoreDataset } = await import(`${root}dist/data.js`);
+  const { readCsvToCore } = await import(`${root}dist/csv/core.js`);
+  const { toCoreDataset } = await import(`${root}dist/train/data.js`);
   const dp = await load();
-  const pre = { intercept: true, rowNormalization: "unit-norm", normBound: 1 };
   const rssStart = process.memoryUsage().rss;
   const wasmStart = dp.memoryBytes;
   let heapPeak = 0;
@@ -83,23 +82,22 @@ async function child(mode, path) {
   if (mode === "stream" || mode === "copy" || mode === "previous") {
     let dataset;
     if (mode === "stream") {
-      ({ dataset } = await readCsvToCore(dp.core, csvFile(path), { label: "label" }, pre));
+      ({ dataset } = await readCsvToCore(dp.core, csvFile(path), { label: "label" }));
     } else if (mode === "copy") {
       const t = await readCsv(csvFile(path), { label: "label" });
-      dataset = toCoreDataset(dp.core, t.features, t.columns, t.labels, pre);
+      dataset = toCoreDataset(dp.core, t.features, t.columns, t.labels, true);
     } else {
       const t = previousReader(path);
-      dataset = toCoreDataset(dp.core, t.features, t.columns, t.labels, pre);
+      dataset = toCoreDataset(dp.core, t.features, t.columns, t.labels, true);
     }
-    rows = dataset.features().length / dataset.width();
-    width = dataset.width();
+    ({ rows, stride: width } = dataset.shape().value);
     dataset.release();
     dataset.delete();
   } else {
     const { report } = await dp.trainCsv(csvFile(path), { label: "label" },
       { epsilon: 1, delta: 1e-7, maxIterations: 1, seed: 1 });
-    rows = report.n;
-    width = report.d;
+    rows = report.plan.n;
+    width = report.plan.d;
   }
   const ms = performance.now() - t0;
   const cpu = process.cpuUsage(cpu0);

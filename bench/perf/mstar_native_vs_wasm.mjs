@@ -26,7 +26,7 @@ for (const name of datasets) {
   const p = await model.predictCsv(csvFile(test), { label: "label" });
   const acc = p.labels.reduce((a, l, i) => a + (l === p.truth[i] ? 1 : 0), 0) / p.labels.length;
   rows.push({
-    dataset: name, n: report.n, d: report.d,
+    dataset: name, n: report.plan.n, d: report.plan.d,
     native: { trainSeconds: Number(nSeconds), processCpuSeconds: nUser + nSys, testAccuracy: Number(nAcc), gamma: Number(nGamma) },
     wasmNode: { trainSeconds, totalWallSeconds: wall, cpuSeconds: (cpu.user + cpu.system) / 1e6, testAccuracy: acc, gamma: report.selectedMargin },
     ratioTrainTime: trainSeconds / Number(nSeconds),

@@ -7,8 +7,8 @@
 // through when set), dataSeed, nTest. Seeded runs: benchmarks, not private releases.
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { load, csvFile, DEFAULT_MAX_ITERATIONS } from "../../dist/node.js";
-import * as chunked from "../../dist/chunked.js";
+import { load, csvFile } from "../../dist/node.js";
+import * as chunked from "../../dist/train/chunked.js";
 import { generate, checksum } from "./synthetic.mjs";
 import { trainOptions, accuracy } from "./run_common.mjs";
 
@@ -20,14 +20,13 @@ const nTest = cfg.nTest ?? 5000;
 const now = () => performance.now();
 const maxRssKb = () => process.resourceUsage().maxRSS;
 
-const options = (extra = {}) => trainOptions(cfg, DEFAULT_MAX_ITERATIONS, extra);
-
 const t = cfg.table;
 const rssStartKb = maxRssKb();
 const dp = await load();
 const rssLoadedKb = maxRssKb();
+const options = (extra = {}) => trainOptions(cfg, dp.defaults.maxIterations, extra);
 const out = {
-  env: "node", node: process.version, library: dp.version, defaultMaxIterations: DEFAULT_MAX_ITERATIONS,
+  env: "node", node: process.version, library: dp.version, defaultMaxIterations: dp.defaults.maxIterations,
   maxIterations: options().maxIterations, seed: options().seed, workers: cfg.workers ?? null,
   rssStartKb, rssLoadedKb,
 };
@@ -78,7 +77,7 @@ try {
     const peakRssTrainKb = maxRssKb();
     const wasmMemoryBytes = dp.memoryBytes;
     Object.assign(out, {
-      n: r.result.report.n, d: r.result.report.d - 1, loadSeconds: r.loadSeconds, trainSeconds: r.trainSeconds,
+      n: r.result.report.plan.n, d: r.result.report.plan.d - 1, loadSeconds: r.loadSeconds, trainSeconds: r.trainSeconds,
       totalSeconds: r.totalSeconds, cpuSeconds: r.cpuSeconds, reportElapsedSeconds: r.result.report.elapsedMs / 1000,
       selectedMargin: r.result.report.selectedMargin, candidates: r.result.report.candidates.length,
       peakRssTrainKb, wasmMemoryBytes,
@@ -89,7 +88,7 @@ try {
     // Progress overhead: A = default chunking (~40 ms) + an onProgress callback; B = as few
     // chunks as possible (target ∞, budget ×4 per chunk) and no callback. A warm-up run, then A B, B A, A B, …
     if (typeof chunked.setTargetChunkMsForBenchmarks !== "function") {
-      out.error = "the installed package has no setTargetChunkMsForBenchmarks (dist/chunked.js)";
+      out.error = "the installed package has no setTargetChunkMsForBenchmarks (dist/train/chunked.js)";
     } else {
       const reps = cfg.reps ?? 3;
       // Optional third mode "chunksOnly" (default chunking, no callback) separates the two costs.

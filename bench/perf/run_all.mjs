@@ -12,7 +12,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { cpus, totalmem } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { DEFAULT_MAX_ITERATIONS, DEFAULT_RANGE_SHARE } from "../../dist/index.js";
+import { load } from "../../dist/node.js";
 
 const repo = fileURLToPath(new URL("../../", import.meta.url));
 process.chdir(repo);
@@ -33,7 +33,7 @@ const tenX = !quick && !flag("--no-10x");
 const progressReps = Number(value("--progress-reps", quick ? "2" : "3"));
 const note = value("--note", null);  // printed at the top of BENCHMARKS.md (e.g. "trial run, busy machine")
 const EPSILON = 1, DELTA = 1e-5;
-let T = DEFAULT_MAX_ITERATIONS;  // the package's default, read from dist/
+let T = (await load()).defaults.maxIterations;  // the core's default, read through the package
 
 const SYNTHETIC = [];
 for (const n of [1000, 10000, 50000]) {
@@ -85,8 +85,8 @@ function runNative(table, seed, maxIterations) {
   const args = table.kind === "synthetic"
     ? [`synthetic=${table.n},${table.d}`]
     : [`train=${join(dataDir, `${table.name}_train.csv`)}`, `test=${join(dataDir, `${table.name}_test.csv`)}`];
-  args.push(`seed=${seed}`, `maxIterations=${maxIterations}`, `rangeShare=${DEFAULT_RANGE_SHARE}`,
-    `eps=${EPSILON}`, `delta=${DELTA}`);
+  // Every other option is the core's default, as in the package (run::resolve).
+  args.push(`seed=${seed}`, `maxIterations=${maxIterations}`, `eps=${EPSILON}`, `delta=${DELTA}`);
   const p = spawnSync("/usr/bin/time", ["-f", "TIME %M %e", "build-bench/bench/perf_native", ...args], { encoding: "utf8" });
   const timeLine = p.stderr.trim().split("\n").find((l) => l.startsWith("TIME "));
   if (p.status !== 0) return { status: "error", error: p.stderr.trim().slice(-500) };

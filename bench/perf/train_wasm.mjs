@@ -6,9 +6,9 @@ import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 
 const [name = "mpls_stops", maxIterationsArg = "", dist = "dist"] = process.argv.slice(2);
-const { load, csvFile, DEFAULT_MAX_ITERATIONS } = await import(pathToFileURL(resolve(dist, "node.js")).href);
-const maxIterations = maxIterationsArg || String(DEFAULT_MAX_ITERATIONS);  // the package's default
+const { load, csvFile } = await import(pathToFileURL(resolve(dist, "node.js")).href);
 const dp = await load();
+const maxIterations = maxIterationsArg || String(dp.defaults.maxIterations);  // the core's default
 const cpu0 = process.cpuUsage();
 const { report } = await dp.trainCsv(csvFile(join("bench/.data", `${name}_train.csv`)),
   { label: "label" }, { epsilon: 1, delta: 1e-5, seed: 1, maxIterations: Number(maxIterations) });

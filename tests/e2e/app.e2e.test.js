@@ -116,7 +116,7 @@ test("the clinic fixture: preview, column pickers, and a seeded run equal to the
   assert.equal(r.notPrivate, "seeded — not private");
   assert.deepEqual(r.released.candidates, expected.candidates);
   assert.equal(r.privacy.mu, expected.mu);
-  assert.equal(r.privacy.muRanges, expected.muRanges);
+  assert.equal(r.privacy.muRanges, expected.report.plan.muRanges);
   const model = await downloadText("#download-model");
   assert.match(model.name, /SEEDED-not-private\.json$/);
   writeFileSync(join(scratch, "app-model.json"), model.text);

@@ -1,6 +1,6 @@
 // The wasm package in Node: golden accounting vectors through the public JS API, typed errors
 // for every rejected parameter, and the module still working afterwards.
-import { load, DpMarginError, DEFAULT_MAX_ITERATIONS, DEFAULT_PRUNE_RATIO } from "dpmargin";
+import { load, DpMarginError } from "dpmargin";
 import { vectors, expectRelative } from "./helpers.js";
 
 let dp;
@@ -127,13 +127,23 @@ describe("plan semantics", () => {
 });
 
 describe("utility-only options: step scale, hinge scale, pruning", () => {
-  test("the package's exported defaults are the core's", () => {
-    expect(dp.defaults.maxIterations).toBe(DEFAULT_MAX_ITERATIONS);
-    expect(dp.defaults.pruneRatio).toBe(DEFAULT_PRUNE_RATIO);
+  test("the core's option table says what an unset option becomes, and the plan applies it", () => {
+    const byName = Object.fromEntries(dp.options.map((o) => [o.name, o]));
+    for (const name of ["epsilon", "delta", "selector", "maxIterations", "pruneRatio", "rangeShare", "intercept", "seed"]) {
+      expect(byName[name]).toBeDefined();
+      expect(typeof byName[name].help).toBe("string");
+    }
+    expect(byName.selector.choices).toEqual(["iter", "privtune", "fixed"]);
+    expect(byName.epsilon.defaultText).toBe("required");
     const plan = dp.account({ epsilon: 1, delta: 1e-5, n: 30000, d: 122 });
-    expect(plan.maxIterations).toBe(DEFAULT_MAX_ITERATIONS);
-    expect(plan.pruneRatio).toBe(DEFAULT_PRUNE_RATIO);
-    expect(plan.stepScale).toBe(dp.defaults.tightStepScale);
+    // Every constant default of a plan option is what the plan resolved it to.
+    for (const o of dp.options) {
+      if (o.default === null || o.scope === "train" || !(o.name in plan)) continue;
+      if (o.name === "pruning") continue;  // "auto" is a rule: noise-floor with tight
+      expect([o.name, plan[o.name]]).toEqual([o.name, o.default]);
+    }
+    expect(plan.pruning).toBe("noise-floor");
+    expect(dp.defaults.maxIterations).toBe(byName.maxIterations.default);
   });
 
   test("pruning is public and reported: kept ∪ pruned = the grid, privacy unchanged per kept run", () => {

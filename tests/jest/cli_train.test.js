@@ -36,20 +36,20 @@ test("train --json prints the report of SPEC §5.2", () => {
   }
   expect(report.trainAccuracy).toBeGreaterThan(0.8);
   expect(report.testAccuracy).toBeGreaterThan(0.5);
-  expect(report.rangesPrivate).toBe(false);
-  expect(report.muRanges).toBe(0);
+  expect(report.report.rangesPrivate).toBe(false);
+  expect(report.report.plan.muRanges).toBe(0);
 });
 
 test("private column ranges are the default (share 0.1), --range-share 0 turns them off", () => {
   const base = ["train", trainCsv, "--label", "label", "--epsilon", "1", "--delta", "1e-5", "--seed", "3", "--max-iterations", "20", "--json"];
   const on = JSON.parse(cli(...base).stdout);
-  expect(on.rangesPrivate).toBe(true);
-  expect(on.muRanges).toBeCloseTo(Math.sqrt(0.1) * on.mu, 12);
+  expect(on.report.rangesPrivate).toBe(true);
+  expect(on.report.plan.muRanges).toBeCloseTo(Math.sqrt(0.1) * on.mu, 12);
   const off = JSON.parse(cli(...base, "--range-share", "0").stdout);
-  expect(off.rangesPrivate).toBe(false);
-  expect(off.muTrain).toBe(off.mu);
+  expect(off.report.rangesPrivate).toBe(false);
+  expect(off.report.plan.muTrain).toBe(off.mu);
   const privtune = JSON.parse(cli(...base, "--selector", "privtune").stdout);
-  expect(privtune.rangesPrivate).toBe(false);  // PrivTune's accounting covers no ranges
+  expect(privtune.report.rangesPrivate).toBe(false);  // PrivTune's accounting covers no ranges
 });
 
 test("--seed makes the run deterministic and warns that it is not private", () => {

@@ -111,7 +111,7 @@ describe.each(entries)("%s", (file, { options, expected }) => {
       if (expected.parameter !== undefined) expect(r.error.parameter).toBe(expected.parameter);
       // The same instance keeps working.
       const again = await dp.train(small, TRAIN);
-      expect(again.report.n).toBe(40);
+      expect(again.report.plan.n).toBe(40);
       return;
     }
     expect(r.error).toBeUndefined();
@@ -122,8 +122,8 @@ describe.each(entries)("%s", (file, { options, expected }) => {
     if (expected.featureNames) expect(table.featureNames).toEqual(expected.featureNames);
     if (expected.positive) expect(table.label.positive).toBe(expected.positive);
     if (expected.imputed !== undefined) expect(table.imputed).toBe(expected.imputed);
-    expect(report.n).toBe(expected.rows);
-    expect(report.d).toBe(expected.columns + 1);
+    expect(report.plan.n).toBe(expected.rows);
+    expect(report.plan.d).toBe(expected.columns + 1);
     expect(model.features).toEqual(table.featureNames);
     expect(model.label).toEqual(table.label);
   });

@@ -192,7 +192,7 @@ test("cancellation: CANCELLED while reading, and the module still trains", async
   const error = await codeOf(dp.trainCsv(pieces(encoder.encode(text), 4096), csv, { ...TRAIN, signal: controller.signal }));
   expect(error.code).toBe("CANCELLED");
   const { report } = await dp.trainCsv(text, { label: "label" }, TRAIN);
-  expect(report.n).toBe(3000);
+  expect(report.plan.n).toBe(3000);
 });
 
 test("progress reports both passes", async () => {

@@ -2,10 +2,13 @@
 // size limit are refused with OUT_OF_MEMORY before anything big is allocated; an allocation
 // that passes the limit but not the 4 GB wasm32 ceiling ends in OUT_OF_MEMORY, never an
 // abort, and the instance trains afterwards; and 100 trainings in a row keep the heap flat.
-// dp.core.heapBytes() (wasm/bindings.cpp, test instrumentation) reports the wasm memory size
+// heap(dp) (wasm/bindings/module.cpp, test instrumentation) reports the wasm memory size
 // (`total`) and malloc's bytes in use (`inUse`).
 import { load, DpMarginError } from "dpmargin";
 import { separable } from "./synthetic.js";
+
+/** The wasm memory size and malloc's bytes in use (test instrumentation of the bindings). */
+const heap = (dp) => dp.core.heapBytes().value;
 
 // core/include/dpmargin/learn/dataset.hpp: kMaxTableValues = 2^29 − 1 float32 values.
 const MAX_TABLE_VALUES = 2 ** 29 - 1;
@@ -26,7 +29,7 @@ async function expectOutOfMemory(promise) {
 }
 
 test("a table one value beyond the limit is refused with OUT_OF_MEMORY before any big allocation", async () => {
-  const before = dp.core.heapBytes();
+  const before = heap(dp);
   // 2^19 rows × (1023 features + intercept) = 2^29 values: one more than the limit. The
   // features are an array-like whose elements are never read: the size check comes first.
   const rows = 2 ** 19, columns = 1023;
@@ -35,11 +38,11 @@ test("a table one value beyond the limit is refused with OUT_OF_MEMORY before an
     { features: { length: rows * columns }, columns, labels: { length: rows } },
     { epsilon: 1, delta: 1e-5 }));
   expect(error.message).toMatch(/524288 rows x 1024 columns/);
-  expect(dp.core.heapBytes().total).toBe(before.total);  // nothing grew
+  expect(heap(dp).total).toBe(before.total);  // nothing grew
   // Prediction data takes the same path (2^29 rows × 6 columns).
   const { model } = await trainSmall();
   expect(() => model.predict({ length: 2 ** 29 * 5 })).toThrow(expect.objectContaining({ code: "OUT_OF_MEMORY" }));
-  expect(dp.core.heapBytes().total).toBe(before.total);
+  expect(heap(dp).total).toBe(before.total);
   await trainSmall();
 }, 60_000);
 
@@ -54,10 +57,11 @@ test("allocations that pass the limit but exceed what wasm32 can grow to end in 
     for (let i = 0; i < 2; i++) {
       const dataset = new dp.core.Dataset();
       held.push(dataset);
-      const status = dataset.allocate(rows, columns, false, "unit-norm", 1, true);  // never throws
+      // columns − 1 features + room for the intercept: rows × columns floats.
+      const status = dataset.allocate(rows, columns - 1, true);  // never throws
       outcomes.push(status.ok ? "ok" : status.code);
       if (status.ok) {
-        const view = dataset.features();  // the view data.ts writes into
+        const view = dataset.features().value;  // the view data.ts writes into
         expect(view.length).toBe(rows * columns);
         view[view.length - 1] = 1;
       }
@@ -68,10 +72,10 @@ test("allocations that pass the limit but exceed what wasm32 can grow to end in 
       dataset.delete();
     }
   }
-  console.log(`~2 GB allocations: ${outcomes.join(", ")}; wasm memory ${dp.core.heapBytes().total} bytes`);
+  console.log(`~2 GB allocations: ${outcomes.join(", ")}; wasm memory ${heap(dp).total} bytes`);
   expect(outcomes.every((o) => o === "ok" || o === "OUT_OF_MEMORY")).toBe(true);
   expect(outcomes[1]).toBe("OUT_OF_MEMORY");  // two cannot fit below 4 GB
-  expect(dp.core.heapBytes().inUse).toBeLessThan(1 << 20);  // everything was freed
+  expect(heap(dp).inUse).toBeLessThan(1 << 20);  // everything was freed
   const { report } = await trainSmall(2);
   expect(report.seeded).toBe(true);
   expect(report.candidates.length).toBeGreaterThan(0);
@@ -96,9 +100,9 @@ test("100 trainings in a row keep the heap flat", async () => {
     fresh.modelFromJSON(JSON.stringify(model.toJSON())).predict(data.features.subarray(0, 10 * data.columns));
   };
   for (let i = 0; i < 8; i++) await cycle(i);  // warm-up
-  const warm = fresh.core.heapBytes();
+  const warm = heap(fresh);
   for (let i = 8; i < 108; i++) await cycle(i);
-  const after = fresh.core.heapBytes();
+  const after = heap(fresh);
   expect(projected).toBeGreaterThan(0);
   const growth = { total: after.total - warm.total, inUse: after.inUse - warm.inUse };
   console.log(`heap after warm-up: ${JSON.stringify(warm)}; after 100 more trainings: ${JSON.stringify(after)}`);

@@ -3,7 +3,7 @@
 // order of floating-point additions — with progress, cancellation, worker clean-up and typed
 // errors as in one-thread mode.
 import { load, DpMargin, DpMarginError } from "dpmargin";
-import { spawnNodeShard } from "../../dist/shard_node_spawn.js";
+import { spawnNodeShard } from "../../dist/shards/spawn_node.js";
 import { separable } from "./synthetic.js";
 
 let dp;
@@ -43,8 +43,8 @@ function expectSameRun({ one, two }) {
   expect(relativeDifference(one.model.toJSON().weights, two.model.toJSON().weights)).toBeLessThan(TOLERANCE);
   expect(two.report.seeded).toBe(true);
   expect(two.report.warning).toMatch(/not private: seeded/);
-  expect(two.report.mu).toBe(one.report.mu);
-  expect(two.report.epsilonSpent).toBe(one.report.epsilonSpent);
+  expect(two.report.plan.mu).toBe(one.report.plan.mu);
+  expect(two.report.plan.epsilonSpent).toBe(one.report.plan.epsilonSpent);
 }
 
 test("seeded M*: two workers give the one-worker γ and weights (1e-5 relative), aligned split", async () => {

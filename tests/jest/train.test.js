@@ -4,7 +4,7 @@ import { existsSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { spawnSync } from "node:child_process";
-import { load, csvFile, DpMarginError, DEFAULT_RANGE_SHARE } from "dpmargin";
+import { load, csvFile, DpMarginError } from "dpmargin";
 import { separable, toCsv } from "./synthetic.js";
 import { repoRoot } from "./helpers.js";
 
@@ -22,9 +22,9 @@ test("M* trains a useful classifier and reports what it released", async () => {
   const { model, report } = await dp.train(big, { epsilon: 1, delta: 1e-5 });
   expect(report.seeded).toBe(false);
   expect(report.warning).toBeUndefined();
-  expect(report.selector).toBe("iter");
-  expect(report.calibration).toBe("tight");
-  expect(report.neighbouring).toBe("replace-one");
+  expect(report.plan.selector).toBe("iter");
+  expect(report.plan.calibration).toBe("tight");
+  expect(report.plan.neighbouring).toBe("replace-one");
   expect(report.candidates.length).toBe(report.runs);
   expect(report.candidates.map((c) => c.gamma)).toContain(report.selectedMargin);
   for (const c of report.candidates) {
@@ -32,7 +32,7 @@ test("M* trains a useful classifier and reports what it released", async () => {
     expect(c.T).toBeGreaterThan(0);
     expect(c.sigma).toBeGreaterThan(0);
   }
-  expect(report.d).toBe(21);  // 20 features + intercept
+  expect(report.plan.d).toBe(21);  // 20 features + intercept
   const { labels } = model.predict(big.features);
   let correct = 0;
   labels.forEach((l, i) => { correct += l === big.labels[i] ? 1 : 0; });
@@ -97,8 +97,8 @@ test("the same seed gives the same γ and weights natively and in wasm (1e-5 rel
   const dir = mkdtempSync(join(tmpdir(), "dpmargin-"));
   const csv = join(dir, "train.csv");
   writeFileSync(csv, toCsv(table));
-  // The package's defaults include private column ranges (share 0.1): the native run too.
-  const native = spawnSync(nativeTool, [csv, "7", "1", "1e-5", String(DEFAULT_RANGE_SHARE)], { encoding: "utf8" });
+  // Both resolve the run with the core's defaults (private column ranges included).
+  const native = spawnSync(nativeTool, [csv, "7", "1", "1e-5"], { encoding: "utf8" });
   expect(native.status).toBe(0);
   const expected = JSON.parse(native.stdout);
   // The same file through the CLI's reader path: streamed straight into wasm memory.
@@ -135,14 +135,13 @@ test("PrivTune and the fixed-margin learner train; PrivTune releases only the se
   expect(p.report.runs).toBeGreaterThanOrEqual(1);
   const f = await dp.train(table, { epsilon: 1, delta: 1e-5, selector: "fixed", margin: 0.1, seed: 1 });
   // The released iterate by default: the core's choice per calibration (docs/ACCURACY.md).
-  expect(f.report.output).toBe(dp.defaults.tightOutput);
-  expect(dp.defaults.tightOutput).toBe("last");
+  expect(f.report.output).toBe("last");
   const paper = await dp.train(table, { epsilon: 1, delta: 1e-5, calibration: "paper", maxIterations: 5, seed: 1 });
-  expect(paper.report.output).toBe(dp.defaults.paperOutput);
   expect(paper.report.output).toBe("average");
   expect(f.report.selectedMargin).toBe(0.1);
-  expect(f.report.muRun).toBe(f.report.muTrain);  // the one run gets all of training's μ
-  expect(f.report.muTrain ** 2 + f.report.muRanges ** 2).toBeCloseTo(f.report.mu ** 2, 14);
+  const plan = f.report.plan;
+  expect(plan.muRun).toBe(plan.muTrain);  // the one run gets all of training's μ
+  expect(plan.muTrain ** 2 + plan.muRanges ** 2).toBeCloseTo(plan.mu ** 2, 14);
 });
 
 describe("bad input → typed errors; the module keeps working", () => {
@@ -211,7 +210,7 @@ describe("column ranges", () => {
     const file = model.toJSON();
     expect(file.preprocessing.columnRanges).toEqual(report.columnRanges);
     expect(file.preprocessing.rangesPrivate).toBe(true);
-    expect(file.privacy.muRanges).toBeCloseTo(report.muRanges, 15);
+    expect(file.privacy.muRanges).toBeCloseTo(report.plan.muRanges, 15);
     const loaded = dp.modelFromJSON(JSON.stringify(file));
     expect(Array.from(loaded.predict(features).scores)).toEqual(Array.from(model.predict(features).scores));
     const { labels: predicted } = model.predict(features);

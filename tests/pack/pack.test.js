@@ -83,7 +83,7 @@ test("imports from Node and trains on a tiny table", () => {
     const { scores } = model.predict(features);
     let bad;
     try { dp.account({ epsilon: 0, delta: 1e-5, n: 10, d: 2 }); } catch (e) { bad = e instanceof DpMarginError && e.code; }
-    console.log(JSON.stringify({ mu: report.mu, seeded: report.seeded, scores: scores.length,
+    console.log(JSON.stringify({ mu: report.plan.mu, seeded: report.seeded, scores: scores.length,
       finite: Array.from(scores).every(Number.isFinite), bad, version: dp.version }));
   `);
   const result = JSON.parse(run(process.execPath, ["smoke.mjs"], { cwd: app }).trim());
@@ -108,7 +108,7 @@ test("the shipped types resolve (tsc --noEmit, NodeNext and Bundler resolution, 
     const dp = await load();
     const options: TrainOptions = { epsilon: 1, delta: 1e-5, seed: 1, selector: "iter" };
     const result: TrainResult = await dp.train({ features: new Float32Array(4), columns: 2, labels: [1, 0] }, options);
-    const mu: number = result.report.mu;
+    const mu: number = result.report.plan.mu;
     const plan: Plan = dp.account({ epsilon: 1, delta: 1e-5, n: 100, d: 2 });
     const file: ModelFile = result.model.toJSON();
     const model: Model = dp.modelFromJSON(file);

@@ -1,17 +1,16 @@
 import type { CoreModule } from "./wasm/dpmargin_core.mjs";
-import { badParameter } from "./errors.js";
-import { unwrap } from "./status.js";
-import type { AccountOptions, Plan } from "./types.js";
-import { PLAN_OPTION_NAMES, numberOption, planInput, rejectUnknown, requireObject } from "./options.js";
-import { profileCsv, profileMargins, type MarginProfile, type ProfileOptions } from "./profile.js";
-import { train, trainCsv, type CsvTrainResult, type TrainOptions, type TrainResult } from "./train.js";
-import type { CsvSource } from "./csv_source.js";
-import type { CsvReadOptions } from "./csv_columns.js";
-import { Model, type ModelFile } from "./model.js";
-import type { TrainingData } from "./data.js";
-import type { ShardHost } from "./sharded.js";
-
-const ACCOUNT_OPTIONS = new Set<string>(["n", "d", ...PLAN_OPTION_NAMES]);
+import { unwrap } from "./module/status.js";
+import type { AccountOptions, OptionInfo, Plan } from "./types.js";
+import { coreOptions, requireObject } from "./options.js";
+import { profileCsv, profileMargins, type MarginProfile, type ProfileOptions } from "./profile/profile.js";
+import { TRAIN_JS_ONLY, train, trainCsv, type CsvTrainResult, type TrainOptions, type TrainResult } from "./train/train.js";
+import type { TrainingData } from "./train/data.js";
+import type { CsvSource } from "./csv/source.js";
+import type { CsvReadOptions } from "./csv/columns.js";
+import type { TableSchema } from "./csv/reader.js";
+import { summarizeCsv, type CsvSummary } from "./csv/summary.js";
+import { Model, type ModelFile } from "./model/model.js";
+import type { ShardHost } from "./shards/sharded.js";
 
 /** Pure accounting functions (SPEC §2.1, §2.6), exposed for reports and cross-checks. */
 export interface Accounting {
@@ -49,43 +48,36 @@ export class DpMargin {
   readonly accounting: Accounting;
   /** Library version (from the C++ core). */
   readonly version: string;
+  /** Every option of a run (the core's table): name, type, default, help. */
+  readonly options: readonly OptionInfo[];
 
   /** @internal Use `load()`. */
   constructor(core: CoreModule, host?: ShardHost) {
     this.#core = core;
     this.#host = host;
-    this.version = core.version();
-    const num = (name: string, v: unknown) => {
-      if (typeof v !== "number") throw badParameter(name, "a number", v);
-      return v;
-    };
+    this.version = unwrap(core.version());
+    this.options = Object.freeze(unwrap(core.optionTable()));
+    // Arguments go to the core as given: it checks their types and names them in its errors.
     this.accounting = {
-      gdpDelta: (e, m) => unwrap(core.gdpDelta(num("epsilon", e), num("mu", m))),
-      gdpLogDelta: (e, m) => unwrap(core.gdpLogDelta(num("epsilon", e), num("mu", m))),
-      gdpEpsilon: (m, d) => unwrap(core.gdpEpsilon(num("mu", m), num("delta", d))),
-      gdpMu: (e, d) => unwrap(core.gdpMu(num("epsilon", e), num("delta", d))),
-      composeGdp: (mus) => {
-        if (!Array.isArray(mus)) throw badParameter("mus", "an array of numbers", mus);
-        mus.forEach((m, i) => num(`mus[${i}]`, m));
-        return unwrap(core.composeGdp(mus));
-      },
-      paperMuMstar: (e, d) => unwrap(core.paperMuMstar(num("epsilon", e), num("delta", d))),
-      paperEpsilonLemma: (m, d) => unwrap(core.paperEpsilonLemma(num("mu", m), num("delta", d))),
-      marginGrid: (n, b = 1) => unwrap(core.marginGrid(num("n", n), num("b", b))),
-      tnbPgf: (eta, r, s) => unwrap(core.tnbPgf(num("eta", eta), num("r", r), num("s", s))),
-      ps22Epsilon: (m, eta, r, d) =>
-        unwrap(core.ps22Epsilon(num("mu", m), num("eta", eta), num("r", r), num("delta", d))),
-      ps22Mu: (e, eta, r, d) =>
-        unwrap(core.ps22Mu(num("epsilon", e), num("eta", eta), num("r", r), num("delta", d))),
-      privtunePaperEpsilon: (m, r, d) =>
-        unwrap(core.privtunePaperEpsilon(num("mu", m), num("r", r), num("delta", d))),
+      gdpDelta: (e, m) => unwrap(core.gdpDelta(e, m)),
+      gdpLogDelta: (e, m) => unwrap(core.gdpLogDelta(e, m)),
+      gdpEpsilon: (m, d) => unwrap(core.gdpEpsilon(m, d)),
+      gdpMu: (e, d) => unwrap(core.gdpMu(e, d)),
+      composeGdp: (mus) => unwrap(core.composeGdp(mus)),
+      paperMuMstar: (e, d) => unwrap(core.paperMuMstar(e, d)),
+      paperEpsilonLemma: (m, d) => unwrap(core.paperEpsilonLemma(m, d)),
+      marginGrid: (n, b) => unwrap(core.marginGrid(n, b)),
+      tnbPgf: (eta, r, s) => unwrap(core.tnbPgf(eta, r, s)),
+      ps22Epsilon: (m, eta, r, d) => unwrap(core.ps22Epsilon(m, eta, r, d)),
+      ps22Mu: (e, eta, r, d) => unwrap(core.ps22Mu(e, eta, r, d)),
+      privtunePaperEpsilon: (m, r, d) => unwrap(core.privtunePaperEpsilon(m, r, d)),
     };
   }
 
-  /** The core's defaults for options chosen by measurement (docs/ACCURACY.md): the iteration
-   *  cap, the noise-floor pruning ratio and tight calibration's step scale D. */
-  get defaults(): { maxIterations: number; pruneRatio: number; tightStepScale: number; tightOutput: string; paperOutput: string } {
-    return this.#core.defaults();
+  /** The constant defaults of the core's options, by name (rule-based or required ones are
+   *  absent; `options` says what they mean). */
+  get defaults(): Readonly<Record<string, number | boolean | string>> {
+    return Object.fromEntries(this.options.filter((o) => o.default !== null).map((o) => [o.name, o.default!]));
   }
 
   /**
@@ -94,14 +86,25 @@ export class DpMargin {
    * @throws DpMarginError with code BAD_PARAMETER naming the parameter.
    */
   account(options: AccountOptions): Plan {
+    return unwrap(this.#core.plan({ ...requireObject(options, "options") }));
+  }
+
+  /**
+   * The plan `train(data, options)` would make for a table of `rows` rows and `features` feature
+   * columns, before any data is read (every default resolved by the core, the intercept
+   * included in d). JavaScript-only options (callbacks, signal, workers) are ignored.
+   * @throws DpMarginError with code BAD_PARAMETER naming the parameter.
+   */
+  planFor(options: TrainOptions, table: { rows: number; features: number }): Plan {
     const o = requireObject(options, "options");
-    rejectUnknown(o, ACCOUNT_OPTIONS);
-    return unwrap(this.#core.plan(planInput(o, numberOption(o, "n"), numberOption(o, "d")))) as Plan;
+    const t = requireObject(table, "table");
+    return unwrap(this.#core.planForTable(coreOptions(o, TRAIN_JS_ONLY), t.rows as number, t.features as number));
   }
 
   /**
    * Train a differentially private linear classifier (M* by default; SPEC §2.7) on a numeric
-   * table. Runs in chunks so `onProgress` fires and `signal` can cancel between iterations.
+   * table. Runs in chunks so `onProgress` fires and `signal` can cancel between iterations;
+   * `onPlan` receives the resolved plan before the first iteration.
    * With `seed` the run is deterministic and NOT private (`report.seeded === true`).
    * `workers: 2` splits the rows over two worker threads (same mechanism; docs/SHARDING.md).
    * @throws DpMarginError (BAD_PARAMETER, NON_FINITE, BAD_LABEL, ONE_CLASS, OUT_OF_MEMORY, CANCELLED)
@@ -119,13 +122,19 @@ export class DpMargin {
    *
    * `source`: CSV text, a `Blob`/`File`, or a re-readable byte source (`csvFile(path)` in Node).
    * `csv.label` is required; see {@link CsvReadOptions} for `positive`, `features`, `ignore`,
-   * `missing`, `maxBytes`, `delimiter`.
+   * `missing`, `maxBytes`, `delimiter`, `rows` (a subset of the data rows, e.g. a split).
    * @throws DpMarginError: the reader's codes (CSV_PARSE, RAGGED_ROW, NON_NUMERIC, NON_FINITE,
    * MISSING_VALUE, LABEL_NOT_FOUND, ONE_CLASS, OUT_OF_MEMORY, BAD_PARAMETER) and train()'s.
    * The module stays usable after any of them.
    */
   trainCsv(source: CsvSource, csv: CsvReadOptions & { label: string }, options: TrainOptions): Promise<CsvTrainResult> {
     return trainCsv(this.#core, source, csv, options, this.#host);
+  }
+
+  /** Column types, missing cells and value counts of a CSV, and its first rows: a preview
+   *  (local; never released). One streaming pass. */
+  summarizeCsv(source: CsvSource, options?: Parameters<typeof summarizeCsv>[1]): Promise<CsvSummary> {
+    return summarizeCsv(source, options);
   }
 
   /**
@@ -146,7 +155,8 @@ export class DpMargin {
   }
 
   /** The margin profile of a CSV, streamed into wasm memory. Not private. */
-  profileCsv(source: CsvSource, csv: CsvReadOptions & { label: string }, options: ProfileOptions = {}) {
+  profileCsv(source: CsvSource, csv: CsvReadOptions & { label: string },
+    options: ProfileOptions = {}): Promise<MarginProfile & { table: TableSchema }> {
     return profileCsv(this.#core, source, csv, options);
   }
 

@@ -3,12 +3,12 @@
  * (Node 20's global fetch cannot load a file path, and Emscripten 3.1.6 would try it).
  */
 import { readFile } from "node:fs/promises";
-import { loadWith, type LoadOptions } from "./loader.js";
-import { spawnNodeShard } from "./shard_node_spawn.js";
+import { loadWith, type LoadOptions } from "./module/loader.js";
+import { spawnNodeShard } from "./shards/spawn_node.js";
 import type { DpMargin } from "./api.js";
 
 export * from "./index.js";
-export { csvFile } from "./csv_node.js";
+export { csvFile } from "./csv/node.js";
 
 const wasmUrl = new URL("./wasm/dpmargin_core.wasm", import.meta.url);
 

@@ -1,3 +1,7 @@
+// The package's public data types: options, the plan, progress, the report. Names are the
+// core's (core/include/dpmargin/plan/plan.hpp describePlan, run/run.hpp optionSpecs): one name
+// per concept across the boundary. Every default is the core's; `dp.options` lists them.
+
 /** Which private selection runs over the margin grid (SPEC §2.6). */
 export type Selector = "iter" | "privtune" | "fixed";
 /** "tight" (default): exact GDP accounting, same (ε, δ) guarantee with less noise (SPEC §2.9);
@@ -8,19 +12,19 @@ export type ScoreKind = "empirical" | "population";
 /** Data-independent pruning of hopeless margins (SPEC §2.9 item 5, docs/PRIVACY.md): "auto" is
  *  "noise-floor" with calibration "tight" and "none" with "paper". */
 export type Pruning = "auto" | "none" | "noise-floor";
+/** The released noisy-GD iterate. */
+export type OutputIterate = "last" | "average";
+/** How rows are brought inside the public norm bound b (SPEC §3). */
+export type RowNormalization = "unit-norm" | "clip";
 
-/** Options of {@link DpMargin.account}: everything is public — no data is needed. */
-export interface AccountOptions {
-  /** Target ε > 0. */
+/** The options of a run that change what is computed (the core's option table). Every one is
+ *  optional except the budget; unset means the core's default (`dp.options` lists them). */
+export interface MethodOptions {
+  /** Target ε > 0 (replace-one neighbours). */
   epsilon: number;
   /** Target δ ∈ (0, 1); keep it well below 1/n. */
   delta: number;
-  /** Number of training rows (public), n ≥ 2. */
-  n: number;
-  /** Number of features after preprocessing, d ≥ 1. */
-  d: number;
-  /** Public bound b on ‖x‖₂ (default 1: rows are unit-normalised). */
-  normBound?: number;
+  /** Private selection (default "iter", M*). */
   selector?: Selector;
   calibration?: Calibration;
   score?: ScoreKind;
@@ -28,25 +32,65 @@ export interface AccountOptions {
   expectedRuns?: number;
   /** Total failure probability β of the JL projections (default 1/n², the paper's). */
   jlFailure?: number;
-  /** Cap on noisy-GD iterations per candidate (default 1000). T changes utility and time,
+  /** Cap on noisy-GD iterations per candidate (default 200). T changes utility and time,
    *  never privacy. */
   maxIterations?: number;
-  /** Margin γ of the fixed-margin learner (selector "fixed" only). */
+  /** Margin γ of the fixed-margin learner (selector "fixed" only, required there). */
   margin?: number;
-  /** Share s ∈ (0, 1) of the GDP budget for private column ranges (0: none): μ_ranges = √s·μ,
-   *  μ_train = √(1−s)·μ. Iter and fixed selectors only; their default is 0.1 unless column
-   *  ranges are declared (PrivTune: 0). */
+  /** Share s ∈ [0, 1) of the GDP budget for private column ranges (0: none): μ_ranges = √s·μ,
+   *  μ_train = √(1−s)·μ. Default 0.1 with "iter" and "fixed" unless column ranges are
+   *  declared; 0 with "privtune" (its accounting is not GDP). */
   rangeShare?: number;
-  /** D in the step size η = D/√(T(n²Δ² + kσ²)) (default: the calibration's, see docs/ACCURACY.md;
-   *  the paper's is 1). Utility only, never privacy. */
+  /** D in the step size η = D/√(T(n²Δ² + kσ²)) (utility only). */
   stepScale?: number;
-  /** Multiplier of the calibration's hinge scale c (default 1: c = γ when Φ = I in tight mode,
-   *  γ/3 otherwise). Utility only, never privacy. */
+  /** Multiplier of the calibration's hinge scale c (utility only). */
   hingeScale?: number;
   /** Pruning of margins whose noise floor makes them hopeless (default "auto"). */
   pruning?: Pruning;
-  /** Noise-floor pruning keeps γ only if 2Δ√k/(n·μ_run) ≤ pruneRatio (default in docs/ACCURACY.md). */
+  /** Noise-floor pruning keeps γ only if 2Δ√k/(n·μ_run) ≤ pruneRatio (default 100). */
   pruneRatio?: number;
+  /** Public bound b on ‖x‖₂ after preprocessing (default 1). */
+  normBound?: number;
+}
+
+/** Per-row preprocessing: public constants only, so it costs no privacy. */
+export interface PreprocessingOptions {
+  /** Append the constant feature 1 before the row operation (default true). */
+  intercept?: boolean;
+  /** "unit-norm" (default): x ← b·x/‖x‖; "clip": x ← x·min(1, b/‖x‖). */
+  rowNormalization?: RowNormalization;
+  /** Public norm bound b (default 1). */
+  normBound?: number;
+  /**
+   * Public per-column ranges [lo, hi], one per feature column: x ← clamp((x − lo)/(hi − lo), 0, 1)
+   * before everything else. Only declare ranges that are public (known without looking at the
+   * data); otherwise `rangeShare` estimates them privately.
+   */
+  columnRanges?: [number, number][];
+}
+
+/** Options of {@link DpMargin.account}: everything is public — no data is needed. */
+export interface AccountOptions extends MethodOptions {
+  /** Number of training rows (public), n ≥ 2. */
+  n: number;
+  /** Model dimension, the intercept included, d ≥ 1. */
+  d: number;
+}
+
+/** One option of the core's table (`dp.options`): what it is, its type and its default. */
+export interface OptionInfo {
+  name: string;
+  type: "number" | "count" | "boolean" | "choice" | "ranges";
+  /** Where it applies: training and plans, training only, or data-free plans only. */
+  scope: "both" | "train" | "plan";
+  group: "budget" | "method" | "preprocessing" | "randomness" | "table";
+  /** The allowed values of a "choice". */
+  choices: string[];
+  /** The default when it is a constant, else null (a rule, or required). */
+  default: number | boolean | string | null;
+  /** What an unset option means, in words. */
+  defaultText: string;
+  help: string;
 }
 
 /** What one margin candidate will do. */
@@ -81,11 +125,13 @@ export interface CandidatePlan {
   noiseFloorRatio: number;
 }
 
-/** The data-free plan of a training run (SPEC §2). */
+/** The resolved plan of a run (SPEC §2): every setting and every number, from public
+ *  quantities only. */
 export interface Plan {
   epsilon: number;
   delta: number;
   n: number;
+  /** Model dimension (the intercept included). */
   d: number;
   normBound: number;
   selector: Selector;
@@ -111,14 +157,69 @@ export interface Plan {
   tnbEta?: number;
   tnbR?: number;
   probabilityMiss?: number;
-  /** D of the step-size rule, and the multiplier of the hinge scale, actually used. */
+  /** D of the step-size rule, and the multiplier of the hinge scale. */
   stepScale: number;
   hingeScale: number;
-  /** Pruning actually applied ("none" or "noise-floor"), its ratio, |Γ| before pruning, and the
-   *  margins pruned (public: computed from n, d, b, ε, δ and the options only). */
+  /** Pruning applied ("none" or "noise-floor"), its ratio, |Γ| before pruning, and the margins
+   *  pruned (public: computed from n, d, b, ε, δ and the options only). */
   pruning: Exclude<Pruning, "auto">;
   pruneRatio: number;
   gridSize: number;
   pruned: number[];
   candidates: CandidatePlan[];
+}
+
+/** Training progress, emitted between chunks of iterations. */
+export interface TrainProgress {
+  /** Base runs completed so far. */
+  run: number;
+  /** Number of base runs: the grid size (iter), K (privtune) or 1 (fixed). */
+  runs: number;
+  /** Base runs advancing together (unprojected candidates train in one batch). */
+  batch: number;
+  /** Index in `plan.candidates` of the margin being trained (the first of a batch), and its γ. */
+  candidate: number;
+  gamma: number;
+  /** Noisy-GD iteration within the run, of `iterations`. */
+  iteration: number;
+  iterations: number;
+  /** Overall fraction done in [0, 1] (by iterations; PrivTune's later runs are estimated). */
+  fraction: number;
+  elapsedMs: number;
+}
+
+/** One margin candidate in the released selection record (SPEC §2.7). */
+export interface CandidateReport {
+  gamma: number;
+  k: number;
+  projected: boolean;
+  T: number;
+  capped: boolean;
+  sigma: number;
+  /** Noisy score released by Iter (NaN for the fixed-margin learner). */
+  noisyScore: number;
+}
+
+/** What a training run released, and how it was accounted (SPEC §2.7, §5.2). */
+export interface TrainReport {
+  /** The resolved plan: every setting (ε, δ, μ, selector, …) and every candidate's numbers. */
+  plan: Plan;
+  /** The released noisy-GD iterate. */
+  output: OutputIterate;
+  selectedMargin: number;
+  /** Index of the selected margin in `plan.candidates`. */
+  selectedCandidate: number;
+  /** Iter: every candidate with its noisy score; PrivTune: the selected one only. */
+  candidates: CandidateReport[];
+  /** Number of base runs (K for PrivTune). */
+  runs: number;
+  /** Column ranges used for min–max scaling ([lo, hi] per feature), null when none; released
+   *  with the model (private when `rangesPrivate`). */
+  columnRanges: [number, number][] | null;
+  rangesPrivate: boolean;
+  seeded: boolean;
+  /** Present when seeded: outputs of a seeded run are not differentially private. */
+  warning?: string;
+  elapsedMs: number;
+  library: string;
 }

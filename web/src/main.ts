@@ -1,13 +1,13 @@
 // The app: wires the views to one engine worker. Flow: data (1) → privacy settings (2) →
 // evaluation split (3) → train with progress/cancel (4) → results and downloads (5); plus the
-// Predict tab, the data-free plan and the reserved Margin profile tab.
+// Predict tab, the data-free plan and the Margin profile tab.
 import "./style.css";
 import { WorkerClient } from "./worker-client.ts";
-import type { TrainRequest, WorkerError } from "./protocol.ts";
+import type { EngineInfo, TrainRequest, WorkerError } from "./protocol.ts";
 import { $ } from "./ui/dom.ts";
 import { setupTabs } from "./ui/tabs.ts";
 import { setupData } from "./ui/data.ts";
-import { readOptions, readSplit, setupSettings } from "./ui/settings.ts";
+import { applyCoreDefaults, readOptions, readSplit, setupSettings } from "./ui/settings.ts";
 import { setupTraining } from "./ui/training.ts";
 import { setupResults } from "./ui/results.ts";
 import { setupPredict } from "./ui/predict.ts";
@@ -20,7 +20,11 @@ const selectTab = setupTabs(document.querySelector<HTMLElement>('[role="tablist"
 // Load the engine (worker + wasm) right away: the page then works offline, and the first
 // training does not wait for it.
 const engineStatus = $("engine-status");
-client.request<{ version: string }>({ type: "init" }).then(({ version }) => {
+const engine = client.request<EngineInfo>({ type: "init" });
+engine.then(({ version, options }) => {
+  // Every field of an option starts at the core's default (its option table).
+  applyCoreDefaults(options);
+  settings.refresh();
   engineStatus.textContent = `Engine ready: dpmargin ${version}, WebAssembly in a Web Worker.`;
   $("library-version").textContent = `dpmargin ${version}`;
   document.body.dataset.engine = "ready";
@@ -90,7 +94,7 @@ const training = setupTraining(client, {
 sync = () => training.sync();
 sync();
 
-setupPlan(client);
+setupPlan(client, engine);
 document.body.dataset.loaded = "true";
 
 // The margin profile reads the table and label/feature choice of the Train tab (not private).

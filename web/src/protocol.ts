@@ -2,8 +2,10 @@
 // Page → worker: a Request with a fresh id. Worker → page: any number of "progress" / "started"
 // events for that id, then exactly one "result" or "error". Only structured-cloneable data
 // crosses: Files/Blobs go by reference; the parsed table stays in the worker.
-import type { AccountOptions, MarginProfile, ModelFile, Plan, ProfileProgress, TrainOptions, TrainProgress, TrainReport } from "dpmargin";
-import type { ColumnSummary } from "./csv-adapter.ts";
+import type {
+  AccountOptions, ColumnSummary, MarginProfile, ModelFile, OptionInfo, Plan, ProfileProgress, TrainOptions, TrainProgress,
+  TrainReport,
+} from "dpmargin";
 
 /** Where a CSV comes from: a File the user gave, or a same-origin URL (the shipped samples). */
 export type Source =
@@ -11,7 +13,13 @@ export type Source =
   | { kind: "url"; url: string; name: string };
 
 /** Training options that can cross to the worker (no callbacks, no signal). */
-export type WireTrainOptions = Omit<TrainOptions, "onProgress" | "signal">;
+export type WireTrainOptions = Omit<TrainOptions, "onProgress" | "onPlan" | "signal">;
+
+/** What "init" returns: the package's version and the core's option table (the defaults). */
+export interface EngineInfo {
+  version: string;
+  options: readonly OptionInfo[];
+}
 
 export interface TrainRequest {
   label: string;
@@ -27,6 +35,7 @@ export interface TrainRequest {
 export type Request =
   | { id: number; type: "init" }
   | { id: number; type: "account"; options: AccountOptions }
+  | { id: number; type: "plan-for"; options: WireTrainOptions; table: { rows: number; features: number } }
   | { id: number; type: "load"; source: Source }
   | { id: number; type: "train"; request: TrainRequest }
   | { id: number; type: "cancel"; target: number }
@@ -43,7 +52,7 @@ export interface ProfileRequest {
   intercept: boolean;
 }
 
-export type { MarginProfile, ProfileProgress };
+export type { ColumnSummary, MarginProfile, ProfileProgress };
 
 /** What `load` returns: enough to draw the preview and the column pickers. */
 export interface TableSummary {
@@ -77,8 +86,6 @@ export interface TrainOutcome {
   train: Evaluation;
   test: Evaluation | null;
   split: { rows: number; trainRows: number; testRows: number; testFraction: number; seed: number };
-  /** The data-free plan of the same run (σ, T, … per candidate). */
-  plan: Plan;
 }
 
 export interface PredictOutcome {
@@ -95,8 +102,6 @@ export interface WorkerError {
   code: string;
   message: string;
   parameter?: string;
-  line?: number;
-  column?: string;
   /** The wasm instance may be broken (e.g. an abort): the page should start a new worker. */
   fatal?: boolean;
 }
@@ -106,4 +111,5 @@ export type Reply =
   | { id: number; type: "error"; error: WorkerError }
   | { id: number; type: "started"; plan: Plan }
   | { id: number; type: "progress"; progress: TrainProgress }
+  | { id: number; type: "load-progress"; progress: { bytes: number; totalBytes: number | null; rows: number } }
   | { id: number; type: "profile-progress"; progress: ProfileProgress };

@@ -15,7 +15,7 @@ const f = (x: number, digits = 8) => {
 
 /** Every number of the accounting, in the order the ledger shows them. */
 export function ledger(o: TrainOutcome): LedgerRow[] {
-  const r = o.report;
+  const r = o.report.plan;
   const rows: LedgerRow[] = [
     { key: "epsilon", label: "ε (target)", value: f(r.epsilon), raw: r.epsilon },
     { key: "delta", label: "δ", value: f(r.delta), raw: r.delta },
@@ -24,7 +24,7 @@ export function ledger(o: TrainOutcome): LedgerRow[] {
     { key: "mu-ranges", label: "μ_ranges (private column ranges)", value: r.muRanges > 0 ? f(r.muRanges) : "0 (no private ranges)", raw: r.muRanges },
     { key: "mu-train", label: "μ_train (training and selection)", value: f(r.muTrain), raw: r.muTrain },
     { key: "mu-run", label: "μ per base run", value: f(r.muRun), raw: r.muRun },
-    { key: "runs", label: r.selector === "privtune" ? "base runs K (drawn, released)" : "base runs", value: String(r.runs), raw: r.runs },
+    { key: "runs", label: r.selector === "privtune" ? "base runs K (drawn, released)" : "base runs", value: String(o.report.runs), raw: o.report.runs },
     { key: "score-sd", label: "score noise sd", value: r.selector === "fixed" ? "— (no selection)" : f(r.scoreSd), raw: r.scoreSd },
     { key: "neighbouring", label: "neighbouring datasets", value: "replace one row", raw: r.neighbouring },
     { key: "calibration", label: "calibration", value: r.calibration, raw: r.calibration },
@@ -32,7 +32,7 @@ export function ledger(o: TrainOutcome): LedgerRow[] {
     { key: "score", label: "score", value: r.score, raw: r.score },
     { key: "n", label: "n (training rows, public)", value: String(r.n), raw: r.n },
     { key: "d", label: "d (columns incl. intercept)", value: String(r.d), raw: r.d },
-    { key: "seeded", label: "noise", value: r.seeded ? `${SEEDED_TEXT} (deterministic seed)` : "secure (CSPRNG)", raw: r.seeded },
+    { key: "seeded", label: "noise", value: o.report.seeded ? `${SEEDED_TEXT} (deterministic seed)` : "secure (CSPRNG)", raw: o.report.seeded },
   ];
   return rows;
 }
@@ -40,12 +40,14 @@ export function ledger(o: TrainOutcome): LedgerRow[] {
 /** What the release contains (everything covered by the accounting). */
 export function releasedItems(o: TrainOutcome): string[] {
   const r = o.report;
+  const p = r.plan;
+  const selected = p.candidates[r.selectedCandidate];
   const items = [
-    `the model: ${r.d} weights in the preprocessed space${o.model.intercept !== null ? " (one of them the intercept)" : ""}`,
-    `the selected margin γ = ${f(r.selectedMargin, 6)} (k = ${r.selectedK}${r.selectedProjected ? ", JL-projected" : ", no projection"})`,
+    `the model: ${p.d} weights in the preprocessed space${o.model.intercept !== null ? " (one of them the intercept)" : ""}`,
+    `the selected margin γ = ${f(r.selectedMargin, 6)} (k = ${selected.k}${selected.projected ? ", JL-projected" : ", no projection"})`,
   ];
-  if (r.selector === "iter") items.push(`the noisy score, k, T and σ of all ${r.candidates.length} margin candidates`);
-  else if (r.selector === "privtune") items.push(`the number of runs K = ${r.runs} and the selected candidate only`);
+  if (p.selector === "iter") items.push(`the noisy score, k, T and σ of all ${r.candidates.length} margin candidates`);
+  else if (p.selector === "privtune") items.push(`the number of runs K = ${r.runs} and the selected candidate only`);
   else items.push("nothing else (one run at the given margin)");
   if (r.columnRanges) {
     items.push(`${r.columnRanges.length} column ranges [lo, hi]${r.rangesPrivate ? " (estimated privately, μ_ranges)" : " (declared public)"}`);
@@ -64,19 +66,21 @@ export function localItems(o: TrainOutcome): string[] {
 
 export function reportJSON(o: TrainOutcome, dataName: string): Record<string, unknown> {
   const r = o.report;
+  const p = r.plan;
+  const selected = p.candidates[r.selectedCandidate];
   return {
     format: "dpmargin-privacy-report",
     version: 1,
     ...(r.seeded ? { notPrivate: SEEDED_TEXT, warning: r.warning } : {}),
     seeded: r.seeded,
     privacy: {
-      epsilon: r.epsilon, delta: r.delta, epsilonSpent: r.epsilonSpent, mu: r.mu,
-      muRanges: r.muRanges, muTrain: r.muTrain, muRun: r.muRun, runs: r.runs, scoreSd: r.scoreSd,
-      rangeShare: o.plan.rangeShare, neighbouring: r.neighbouring, calibration: r.calibration,
-      selector: r.selector, score: r.score, output: r.output, maxIterations: r.maxIterations,
+      epsilon: p.epsilon, delta: p.delta, epsilonSpent: p.epsilonSpent, mu: p.mu,
+      muRanges: p.muRanges, muTrain: p.muTrain, muRun: p.muRun, runs: r.runs, scoreSd: p.scoreSd,
+      rangeShare: p.rangeShare, neighbouring: p.neighbouring, calibration: p.calibration,
+      selector: p.selector, score: p.score, output: r.output, maxIterations: p.maxIterations,
     },
     released: {
-      selectedMargin: r.selectedMargin, selectedK: r.selectedK, selectedProjected: r.selectedProjected,
+      selectedMargin: r.selectedMargin, selectedK: selected.k, selectedProjected: selected.projected,
       candidates: r.candidates, columnRanges: r.columnRanges, rangesPrivate: r.rangesPrivate,
       model: "see the model file (weights, intercept, preprocessing)",
     },

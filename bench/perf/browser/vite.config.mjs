@@ -12,7 +12,7 @@ export default defineConfig({
   logLevel: "warn",
   resolve: {
     alias: {
-      "dpmargin-chunked": here("../../../dist/chunked.js"),
+      "dpmargin-chunked": here("../../../dist/train/chunked.js"),
       dpmargin: here("../../../dist/index.js"),
     },
   },

@@ -1,7 +1,7 @@
 // Bench worker: the package's API in ONE module worker (training runs here, not on the page).
 // Timings are performance.now() around the train()/trainCsv() call inside this worker: no
 // postMessage, worker start-up or wasm instantiation is included.
-import { load, DEFAULT_MAX_ITERATIONS } from "dpmargin";
+import { load } from "dpmargin";
 import * as chunked from "dpmargin-chunked";
 import { generate, checksum } from "../synthetic.mjs";
 import { trainOptions, accuracy } from "../run_common.mjs";
@@ -10,7 +10,7 @@ const now = () => performance.now();
 let dp = null;
 let last = null;  // { cfg, model }
 
-const options = (cfg, extra = {}) => trainOptions(cfg, DEFAULT_MAX_ITERATIONS, extra);
+const options = (cfg, extra = {}) => trainOptions(cfg, dp.defaults.maxIterations, extra);
 
 async function trainOnce(cfg, extra = {}) {
   let calls = 0;
@@ -57,7 +57,7 @@ self.onmessage = async ({ data: msg }) => {
       self.loadSeconds = (now() - t0) / 1000;
     }
     if (msg.type === "ready") {
-      postMessage({ library: dp.version, defaultMaxIterations: DEFAULT_MAX_ITERATIONS, wasmLoadSeconds: self.loadSeconds, wasmMemoryBytes: dp.memoryBytes });
+      postMessage({ library: dp.version, defaultMaxIterations: dp.defaults.maxIterations, wasmLoadSeconds: self.loadSeconds, wasmMemoryBytes: dp.memoryBytes });
     } else if (msg.type === "train") {
       const r = await trainOnce(msg.cfg);
       last = { cfg: msg.cfg, model: r.result.model };
@@ -73,7 +73,7 @@ self.onmessage = async ({ data: msg }) => {
     } else if (msg.type === "progress") {
       // As node_run.mjs: A = default chunking + onProgress, B = fewest chunks, no callback.
       if (typeof chunked.setTargetChunkMsForBenchmarks !== "function") {
-        postMessage({ error: "the installed package has no setTargetChunkMsForBenchmarks (dist/chunked.js)" });
+        postMessage({ error: "the installed package has no setTargetChunkMsForBenchmarks (dist/train/chunked.js)" });
         return;
       }
       const reps = msg.cfg.reps ?? 3;

@@ -1,46 +1,25 @@
-#!/usr/bin/env node
 /**
- * The `dpmargin` command (SPEC §5.2). Exit codes: 0 success; 2 bad input or parameters
- * (one line on stderr, nothing on stdout); 1 internal failure.
+ * The `dpmargin` command (SPEC §5.2), run by the bin entry (../cli.ts). Exit codes: 0 success;
+ * 2 bad input or parameters (one line on stderr, nothing on stdout); 1 internal failure.
+ * Every option of a run comes from the core's option table (`dp.options`): its flag is the
+ * name in kebab case (maxIterations → --max-iterations), its type and help are the table's.
  */
 import { parseArgs } from "node:util";
 import { readFile, writeFile } from "node:fs/promises";
-import { load, csvFile, DpMarginError, type Plan, type TrainReport, type DpMargin, type CsvReadOptions } from "./node.js";
-import { SEEDED_WARNING } from "./train.js";
-import { DEFAULT_RANGE_SHARE } from "./options.js";
-
-const USAGE = `usage:
-  dpmargin train TRAIN.csv --label COL [--positive VALUE] --epsilon E --delta D
-                 [--test TEST.csv] [--selector iter|privtune|fixed] [--margin G]
-                 [--score empirical|population] [--calibration tight|paper]
-                 [--output last|average] [--max-iterations T] [--expected-runs K]
-                 [--norm-bound B] [--no-intercept] [--range-share S | --no-private-ranges]
-                 [--step-scale D] [--hinge-scale H] [--pruning auto|none|noise-floor]
-                 [--prune-ratio R] [--seed N] [--out model.json] [--json]
-                 [--features A,B,C] [--ignore X,Y] [--impute VALUE] [--max-bytes N]
-  dpmargin predict MODEL.json DATA.csv [--out predictions.csv] [--impute VALUE] [--max-bytes N]
-  dpmargin profile DATA.csv --label COL [--positive VALUE] [--max-removed F] [--no-intercept] [--json]
-                   (not private: a local diagnostic)
-  dpmargin account --epsilon E --delta D --n N --d D [--selector iter|privtune]
-                   [--expected-runs K] [--calibration tight|paper] [--score empirical|population]
-                   [--norm-bound B] [--jl-failure BETA] [--max-iterations T]
-                   [--step-scale D] [--hinge-scale H] [--pruning auto|none|noise-floor]
-                   [--prune-ratio R] [--range-share S] [--json]
-  dpmargin --help | --version`;
+import { load, csvFile, DpMarginError, predictionsCsv, SEEDED_WARNING,
+  type Plan, type DpMargin, type CsvReadOptions, type OptionInfo } from "../node.js";
 
 class UsageError extends Error {}
 
-// CLI flag ↔ API parameter names, so errors from the core name the flag the user typed.
-const FLAGS: Record<string, string> = {
-  epsilon: "--epsilon", delta: "--delta", n: "--n", d: "--d", selector: "--selector",
-  expectedRuns: "--expected-runs", calibration: "--calibration", score: "--score",
-  normBound: "--norm-bound", jlFailure: "--jl-failure", maxIterations: "--max-iterations",
-  margin: "--margin", output: "--output", rangeShare: "--range-share", seed: "--seed",
-  label: "--label", positive: "--positive",
-  features: "--features", ignore: "--ignore", missing: "--impute", maxBytes: "--max-bytes",
-  maxRemoved: "--max-removed", stepScale: "--step-scale", hingeScale: "--hinge-scale",
-  pruning: "--pruning", pruneRatio: "--prune-ratio",
+const kebab = (name: string) => name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
+
+// API parameter → the flag the user typed, so errors from the core name the flag. The
+// reader's and the profile's own names are listed; the run options' flags are their names.
+const READER_FLAGS: Record<string, string> = {
+  label: "--label", positive: "--positive", features: "--features", ignore: "--ignore",
+  missing: "--impute", maxBytes: "--max-bytes", maxRemoved: "--max-removed",
 };
+const flagOf = (parameter: string) => READER_FLAGS[parameter] ?? `--${kebab(parameter)}`;
 
 // Flags of the command being run: an error names a flag only if the user could have typed it.
 let acceptedFlags = new Set<string>();
@@ -125,57 +104,79 @@ function parse(argv: string[], options: Flags, positionals: number) {
   return { values: parsed.values as Record<string, unknown>, files: parsed.positionals };
 }
 
-const PLAN_FLAGS: Flags = {
-  epsilon: { type: "string" }, delta: { type: "string" }, selector: { type: "string" },
-  "expected-runs": { type: "string" }, calibration: { type: "string" }, score: { type: "string" },
-  "norm-bound": { type: "string" }, "jl-failure": { type: "string" },
-  "max-iterations": { type: "string" }, "range-share": { type: "string" },
-  "private-ranges": { type: "boolean" }, "no-private-ranges": { type: "boolean" },
-  json: { type: "boolean" },
-  "step-scale": { type: "string" }, "hinge-scale": { type: "string" }, pruning: { type: "string" },
-  "prune-ratio": { type: "string" },
-};
+// The run options a command takes, from the core's table: scope "both" plus `scope`; ranges
+// are declared through the API, not on a command line.
+function optionFlags(dp: DpMargin, scope: "train" | "plan"): { flags: Flags; options: OptionInfo[] } {
+  const options = dp.options.filter((o) => (o.scope === "both" || o.scope === scope) && o.type !== "ranges");
+  const flags: Flags = { json: { type: "boolean" } };
+  for (const o of options) {
+    if (o.type === "boolean") flags[`no-${kebab(o.name)}`] = { type: "boolean" };  // defaults are true
+    else flags[kebab(o.name)] = { type: "string" };
+  }
+  // Aliases kept for scripts: --no-private-ranges is --range-share 0, --private-ranges the
+  // default (which has private ranges with iter and fixed).
+  if (options.some((o) => o.name === "rangeShare")) {
+    flags["no-private-ranges"] = { type: "boolean" };
+    flags["private-ranges"] = { type: "boolean" };
+  }
+  return { flags, options };
+}
 
-function planOptions(v: Record<string, unknown>) {
+// Flag values → API options (numbers parsed here so a typo names its flag; every value is then
+// checked by the core).
+function runOptions(v: Record<string, unknown>, options: OptionInfo[], required: string[] = []): Record<string, unknown> {
   const rangeFlags = ["range-share", "private-ranges", "no-private-ranges"].filter((f) => v[f] !== undefined);
   if (v["no-private-ranges"] !== undefined && rangeFlags.length > 1) {
     throw new UsageError(`--no-private-ranges contradicts --${rangeFlags.find((f) => f !== "no-private-ranges")}`);
   }
-  const options = {
-    epsilon: numberFlag(v, "epsilon", "epsilon", true)!,
-    delta: numberFlag(v, "delta", "delta", true)!,
-    normBound: numberFlag(v, "norm-bound", "normBound", false),
-    expectedRuns: numberFlag(v, "expected-runs", "expectedRuns", false),
-    jlFailure: numberFlag(v, "jl-failure", "jlFailure", false),
-    maxIterations: numberFlag(v, "max-iterations", "maxIterations", false),
-    rangeShare: numberFlag(v, "range-share", "rangeShare", false)
-      // Private ranges are the default (share DEFAULT_RANGE_SHARE with iter/fixed);
-      // --private-ranges is kept for scripts that asked for them explicitly.
-      ?? (v["no-private-ranges"] ? 0 : v["private-ranges"] ? DEFAULT_RANGE_SHARE : undefined),
-    selector: v.selector as "iter" | "privtune" | "fixed" | undefined,
-    calibration: v.calibration as "tight" | "paper" | undefined,
-    score: v.score as "empirical" | "population" | undefined,
-    stepScale: numberFlag(v, "step-scale", "stepScale", false),
-    hingeScale: numberFlag(v, "hinge-scale", "hingeScale", false),
-    pruning: v.pruning as "auto" | "none" | "noise-floor" | undefined,
-    pruneRatio: numberFlag(v, "prune-ratio", "pruneRatio", false),
-  };
-  return Object.fromEntries(Object.entries(options).filter(([, x]) => x !== undefined));
+  const out: Record<string, unknown> = {};
+  for (const o of options) {
+    const flag = kebab(o.name);
+    if (o.type === "boolean") {
+      if (v[`no-${flag}`]) out[o.name] = false;
+    } else if (o.type === "number" || o.type === "count") {
+      const x = numberFlag(v, flag, o.name, required.includes(o.name));
+      if (x !== undefined) out[o.name] = x;
+    } else if (v[flag] !== undefined) {
+      out[o.name] = v[flag];
+    }
+  }
+  // --private-ranges asks for the default, which has private ranges (kept for old scripts).
+  if (out.rangeShare === undefined && v["no-private-ranges"]) out.rangeShare = 0;
+  return out;
 }
 
-async function account(argv: string[]): Promise<void> {
-  const { values: v } = parse(argv, { ...PLAN_FLAGS, n: { type: "string" }, d: { type: "string" } }, 0);
-  const options = {
-    ...planOptions(v),
-    n: numberFlag(v, "n", "n", true)!,
-    d: numberFlag(v, "d", "d", true)!,
-  };
-  const dp = await load();
-  const plan = dp.account(options as unknown as Parameters<typeof dp.account>[0]);
+function usage(dp: DpMargin | null): string {
+  const lines = [
+    "usage:",
+    "  dpmargin train TRAIN.csv --label COL [--positive VALUE] --epsilon E --delta D [options]",
+    "                 [--test TEST.csv] [--features A,B,C] [--ignore X,Y] [--impute VALUE]",
+    "                 [--max-bytes N] [--out model.json] [--json]",
+    "  dpmargin predict MODEL.json DATA.csv [--out predictions.csv] [--impute VALUE] [--max-bytes N]",
+    "  dpmargin profile DATA.csv --label COL [--positive VALUE] [--max-removed F] [--no-intercept] [--json]",
+    "                   (not private: a local diagnostic)",
+    "  dpmargin account --epsilon E --delta D --n N --d D [options] [--json]",
+    "  dpmargin --help | --version",
+  ];
+  if (dp) {
+    lines.push("", "options of train and account (defaults from the core):");
+    for (const o of dp.options) {
+      if (o.type === "ranges") continue;
+      const flag = o.type === "boolean" ? `--no-${kebab(o.name)}` : `--${kebab(o.name)} ${o.type === "choice" ? o.choices.join("|") : "X"}`;
+      lines.push(`  ${flag.padEnd(40)} ${o.type === "boolean" ? "turn off: " : ""}${o.help}${o.defaultText === "required" ? " (required)" : ` (default: ${o.defaultText})`}${o.scope === "plan" ? " [account]" : o.scope === "train" ? " [train]" : ""}`);
+    }
+    lines.push(`  ${"--no-private-ranges".padEnd(40)} the same as --range-share 0`);
+  }
+  return lines.join("\n");
+}
+
+async function account(dp: DpMargin, argv: string[]): Promise<void> {
+  const { flags, options } = optionFlags(dp, "plan");
+  const { values: v } = parse(argv, flags, 0);
+  const plan = dp.account(runOptions(v, options, ["epsilon", "delta", "n", "d"]) as unknown as Parameters<DpMargin["account"]>[0]);
   if (v.json) process.stdout.write(JSON.stringify(plan, null, 2) + "\n");
   else printPlan(plan);
 }
-
 function accuracy(predicted: Int8Array, truth: Int8Array): number {
   let correct = 0;
   for (let i = 0; i < truth.length; i++) correct += predicted[i] === truth[i] ? 1 : 0;
@@ -200,21 +201,14 @@ function csvFlags(v: Record<string, unknown>): Pick<CsvReadOptions, "missing" | 
   };
 }
 
-async function trainCommand(argv: string[]): Promise<void> {
+async function trainCommand(dp: DpMargin, argv: string[]): Promise<void> {
+  const { flags, options: table } = optionFlags(dp, "train");
   const { values: v, files } = parse(argv, {
-    ...PLAN_FLAGS, ...CSV_FLAGS, label: { type: "string" }, positive: { type: "string" }, test: { type: "string" },
-    output: { type: "string" }, margin: { type: "string" }, "no-intercept": { type: "boolean" },
-    seed: { type: "string" }, out: { type: "string" }, features: { type: "string" }, ignore: { type: "string" },
+    ...flags, ...CSV_FLAGS, label: { type: "string" }, positive: { type: "string" }, test: { type: "string" },
+    out: { type: "string" }, features: { type: "string" }, ignore: { type: "string" },
   }, 1);
   if (v.label === undefined) throw new DpMarginError("BAD_PARAMETER", "label is required (--label COL)", "label");
-  const options = {
-    ...planOptions(v),
-    margin: numberFlag(v, "margin", "margin", false),
-    seed: numberFlag(v, "seed", "seed", false),
-    output: v.output as "average" | "last" | undefined,
-    intercept: v["no-intercept"] ? false : undefined,
-  };
-  const clean = Object.fromEntries(Object.entries(options).filter(([, x]) => x !== undefined));
+  const options = runOptions(v, table, ["epsilon", "delta"]);
   const shared = csvFlags(v);
   const features = listFlag(v, "features");
   const ignore = listFlag(v, "ignore");
@@ -224,26 +218,36 @@ async function trainCommand(argv: string[]): Promise<void> {
     ...(features ? { features } : {}),
     ...(ignore ? { ignore } : {}),
   };
-  const dp = await load();
   // Two streaming passes into wasm memory, then training; the data are never copied into JS.
-  const { model, report, table } = await dp.trainCsv(csvFile(files[0]), csv,
-    clean as unknown as Parameters<DpMargin["trainCsv"]>[2]);
+  const { model, report, table: read } = await dp.trainCsv(csvFile(files[0]), csv,
+    options as unknown as Parameters<DpMargin["trainCsv"]>[2]);
   // Accuracy on the user's own data: computed locally, not differentially private. Everything is
   // computed before anything is written, so bad test data leaves no model file behind.
-  const evaluate = { ...shared, label: table.label!.column, positive: table.label!.positive };
+  const evaluate = { ...shared, label: read.label!.column, positive: read.label!.positive };
   const onTrain = await model.predictCsv(csvFile(files[0]), evaluate);
   const trainAccuracy = accuracy(onTrain.labels, onTrain.truth!);
   const onTest = v.test === undefined ? null : await model.predictCsv(csvFile(v.test as string), evaluate);
   const testAccuracy = onTest ? accuracy(onTest.labels, onTest.truth!) : undefined;
   const test = onTest ? { rows: onTest.table.rows } : null;
-  const out: TrainReport & Record<string, unknown> = {
-    ...report,
-    label: table.label,
-    features: table.featureNames,
-    delimiter: table.delimiter,
+  const plan = report.plan;
+  const selected = plan.candidates[report.selectedCandidate];
+  // SPEC §5.2's fields first, then the whole report (its plan holds every setting).
+  const out = {
+    selectedMargin: report.selectedMargin,
+    epsilon: plan.epsilon, delta: plan.delta, mu: plan.mu,
+    calibration: plan.calibration, selector: plan.selector, score: plan.score,
+    n: plan.n, d: plan.d,
+    candidates: report.candidates,
+    ...(test ? { testAccuracy, testRows: test.rows } : {}),
     trainAccuracy,
     trainAccuracyNote: "computed on the training data; not differentially private",
-    ...(test ? { testAccuracy, testRows: test.rows } : {}),
+    seeded: report.seeded,
+    ...(report.warning ? { warning: report.warning } : {}),
+    elapsedMs: report.elapsedMs,
+    label: read.label,
+    features: read.featureNames,
+    delimiter: read.delimiter,
+    report,
   };
   if (v.out !== undefined) await writeFile(v.out as string, JSON.stringify(model.toJSON(), null, 2) + "\n");
   if (report.seeded) process.stderr.write(`dpmargin: warning: ${SEEDED_WARNING}\n`);
@@ -252,12 +256,12 @@ async function trainCommand(argv: string[]): Promise<void> {
     return;
   }
   const lines = [
-    `dpmargin train — ${report.selector} selection, ${report.calibration} calibration${report.seeded ? "  [NOT PRIVATE: seeded]" : ""}`,
-    `  (ε, δ) = (${report.epsilon}, ${report.delta}), μ = ${formatNumber(report.mu, 8)}, replace-one neighbours; n = ${report.n}, d = ${report.d}`,
-    `  selected margin γ = ${formatNumber(report.selectedMargin)} (k = ${report.selectedK}${report.selectedProjected ? ", projected" : ""}), ${report.runs} base run(s), ${Math.round(report.elapsedMs)} ms`,
+    `dpmargin train — ${plan.selector} selection, ${plan.calibration} calibration${report.seeded ? "  [NOT PRIVATE: seeded]" : ""}`,
+    `  (ε, δ) = (${plan.epsilon}, ${plan.delta}), μ = ${formatNumber(plan.mu, 8)}, replace-one neighbours; n = ${plan.n}, d = ${plan.d}`,
+    `  selected margin γ = ${formatNumber(report.selectedMargin)} (k = ${selected.k}${selected.projected ? ", projected" : ""}), ${report.runs} base run(s), ${Math.round(report.elapsedMs)} ms`,
     `  train accuracy ${(trainAccuracy * 100).toFixed(2)}% (not private)` + (test ? `, test accuracy ${(testAccuracy! * 100).toFixed(2)}% on ${test.rows} rows` : ""),
   ];
-  if (report.selector === "iter") {
+  if (plan.selector === "iter") {
     lines.push("", "  candidates (released): gamma, k, T, noisy score");
     for (const c of report.candidates) {
       lines.push(`    ${formatNumber(c.gamma).padStart(11)} ${String(c.k).padStart(6)} ${String(c.T).padStart(6)} ${formatNumber(c.noisyScore).padStart(12)}${c.gamma === report.selectedMargin ? "  <- selected" : ""}`);
@@ -265,10 +269,6 @@ async function trainCommand(argv: string[]): Promise<void> {
   }
   if (v.out !== undefined) lines.push("", `  model written to ${v.out}`);
   process.stdout.write(lines.join("\n") + "\n");
-}
-
-function csvField(text: string): string {
-  return /[",\n\r]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
 async function readText(path: string, what: string): Promise<string> {
@@ -279,28 +279,22 @@ async function readText(path: string, what: string): Promise<string> {
   }
 }
 
-async function predictCommand(argv: string[]): Promise<void> {
+async function predictCommand(dp: DpMargin, argv: string[]): Promise<void> {
   const { values: v, files } = parse(argv, { out: { type: "string" }, ...CSV_FLAGS }, 2);
-  const dp = await load();
   const model = dp.modelFromJSON(await readText(files[0], "MODEL.json"));
-  const { scores, labels } = await model.predictCsv(csvFile(files[1]), csvFlags(v));
-  const positive = model.label?.positive ?? "1";
-  const column = model.label?.column ?? "label";
-  const header = `score,${csvField(`${column}=${positive}`)}`;
-  const body = Array.from(scores, (s, i) => `${s},${labels[i] > 0 ? 1 : 0}`);
-  const text = [header, ...body].join("\n") + "\n";
+  const predictions = await model.predictCsv(csvFile(files[1]), csvFlags(v));
+  const text = predictionsCsv(predictions, model.label);
   if (model.seeded) process.stderr.write(`dpmargin: warning: the model is ${SEEDED_WARNING}\n`);
   if (v.out !== undefined) await writeFile(v.out as string, text);
   else process.stdout.write(text);
 }
 
-async function profileCommand(argv: string[]): Promise<void> {
+async function profileCommand(dp: DpMargin, argv: string[]): Promise<void> {
   const { values: v, files } = parse(argv, {
     label: { type: "string" }, positive: { type: "string" }, "max-removed": { type: "string" },
     "no-intercept": { type: "boolean" }, json: { type: "boolean" }, ...CSV_FLAGS,
   }, 1);
   if (v.label === undefined) throw new DpMarginError("BAD_PARAMETER", "label is required (--label COL)", "label");
-  const dp = await load();
   const maxRemoved = numberFlag(v, "max-removed", "maxRemoved", false);
   const profile = await dp.profileCsv(csvFile(files[0]),
     { ...csvFlags(v), label: v.label as string, positive: v.positive as string | undefined },
@@ -323,34 +317,25 @@ async function profileCommand(argv: string[]): Promise<void> {
   process.stdout.write(lines.join("\n") + "\n");
 }
 
-async function main(argv: string[]): Promise<number> {
+const COMMANDS: Record<string, (dp: DpMargin, argv: string[]) => Promise<void>> = {
+  account, train: trainCommand, predict: predictCommand, profile: profileCommand,
+};
+
+export async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
   try {
     if (command === undefined || command === "--help" || command === "-h") {
-      process.stdout.write(USAGE + "\n");
+      process.stdout.write(usage(await load()) + "\n");
       return command === undefined ? 2 : 0;
     }
     if (command === "--version") {
       process.stdout.write((await load()).version + "\n");
       return 0;
     }
-    if (command === "account") {
-      await account(rest);
-      return 0;
-    }
-    if (command === "train") {
-      await trainCommand(rest);
-      return 0;
-    }
-    if (command === "predict") {
-      await predictCommand(rest);
-      return 0;
-    }
-    if (command === "profile") {
-      await profileCommand(rest);
-      return 0;
-    }
-    throw new UsageError(`unknown command ${JSON.stringify(command)}`);
+    const run = COMMANDS[command];
+    if (!run) throw new UsageError(`unknown command ${JSON.stringify(command)}`);
+    await run(await load(), rest);
+    return 0;
   } catch (error) {
     if (error instanceof UsageError) {
       // One line: scripts read the first line of stderr.
@@ -360,8 +345,9 @@ async function main(argv: string[]): Promise<number> {
     }
     if (error instanceof DpMarginError && error.code !== "INTERNAL" && error.code !== "WASM_LOAD") {
       // Bad input or parameters: exit 2, one line, nothing on stdout.
-      const mapped = error.parameter ? FLAGS[error.parameter] : undefined;
-      const flag = mapped && acceptedFlags.has(mapped) ? mapped : undefined;
+      const mapped = error.parameter ? flagOf(error.parameter) : undefined;
+      const flag = mapped && acceptedFlags.has(mapped) ? mapped
+        : mapped && acceptedFlags.has(mapped.replace(/^--/, "--no-")) ? mapped.replace(/^--/, "--no-") : undefined;
       process.stderr.write(`dpmargin: ${error.code}${flag ? ` (${flag})` : ""}: ${error.message}\n`);
       return 2;
     }
@@ -369,5 +355,3 @@ async function main(argv: string[]): Promise<number> {
     return 1;
   }
 }
-
-process.exitCode = await main(process.argv.slice(2));

@@ -1,8 +1,8 @@
 // Column roles (label, features, ignored), option checks and cell parsing of the CSV reader.
 // Both passes use the same functions, so pass 2 rejects exactly what pass 1 rejects.
-import { DpMarginError, badParameter } from "./errors.js";
-import { rejectUnknown, requireObject } from "./options.js";
-import { DELIMITERS, type Delimiter } from "./csv_rows.js";
+import { DpMarginError, badParameter } from "../errors.js";
+import { optionalFunction, optionalSignal, requireObject } from "../options.js";
+import { DELIMITERS, type Delimiter } from "./rows.js";
 
 /**
  * Largest table the reader allocates by default: rows × (features + 1) × 4 bytes of float32.
@@ -35,6 +35,9 @@ export interface CsvReadOptions {
   signal?: AbortSignal;
   /** Called after every parsed chunk of either pass. */
   onProgress?: (progress: CsvProgress) => void;
+  /** Only these data rows (0-based among the data rows, blank lines not counted; strictly
+   *  increasing), e.g. a held-out split: the others are checked but not read into the table. */
+  rows?: ArrayLike<number>;
 }
 
 /** Reading progress. Pass 1 validates and counts; pass 2 writes into memory. */
@@ -59,10 +62,26 @@ export interface ResolvedCsvOptions {
   delimiter: Delimiter | undefined;
   signal: AbortSignal | undefined;
   onProgress: ((progress: CsvProgress) => void) | undefined;
+  rows: ArrayLike<number> | null;
 }
 
 const CSV_OPTIONS = new Set(["label", "positive", "features", "ignore", "missing",
-  "requireBothClasses", "maxBytes", "delimiter", "signal", "onProgress"]);
+  "requireBothClasses", "maxBytes", "delimiter", "signal", "onProgress", "rows"]);
+
+function rowSelection(o: Record<string, unknown>): ArrayLike<number> | null {
+  const rows = o.rows as ArrayLike<number> | undefined;
+  if (rows === undefined) return null;
+  if (rows === null || typeof rows !== "object" || typeof rows.length !== "number") {
+    throw badParameter("rows", "an array of row indices", rows);
+  }
+  for (let i = 0; i < rows.length; i++) {
+    const r = rows[i];
+    if (!Number.isInteger(r) || r < 0 || (i > 0 && r <= rows[i - 1])) {
+      throw badParameter("rows", "strictly increasing non-negative integers", `${r} at position ${i}`);
+    }
+  }
+  return rows;
+}
 
 function nameList(o: Record<string, unknown>, name: string): string[] | null {
   const v = o[name];
@@ -78,7 +97,11 @@ function nameList(o: Record<string, unknown>, name: string): string[] | null {
 
 export function resolveCsvOptions(options: unknown): ResolvedCsvOptions {
   const o = requireObject(options ?? {}, "options");
-  rejectUnknown(o, CSV_OPTIONS);
+  for (const key of Object.keys(o)) {
+    if (!CSV_OPTIONS.has(key) && o[key] !== undefined) {
+      throw badParameter(key, `a known option (${[...CSV_OPTIONS].join(", ")})`, "set");
+    }
+  }
   const label = o.label;
   if (label !== undefined && typeof label !== "string") throw badParameter("label", "a column name", label);
   const positive = o.positive;
@@ -104,18 +127,14 @@ export function resolveCsvOptions(options: unknown): ResolvedCsvOptions {
   if (delimiter !== undefined && !(DELIMITERS as readonly unknown[]).includes(delimiter)) {
     throw badParameter("delimiter", 'one of ",", ";", "\\t"', delimiter);
   }
-  const signal = o.signal as AbortSignal | undefined;
-  if (signal !== undefined && (typeof signal !== "object" || signal === null || typeof signal.aborted !== "boolean")) {
-    throw badParameter("signal", "an AbortSignal", signal);
-  }
-  const onProgress = o.onProgress;
-  if (onProgress !== undefined && typeof onProgress !== "function") throw badParameter("onProgress", "a function", onProgress);
   return {
     label: label === undefined ? null : (label as string).trim(),
     positive: positive === undefined ? null : (positive as string).trim(),
     features, ignore, impute, requireBothClasses, maxBytes,
-    delimiter: delimiter as Delimiter | undefined, signal,
-    onProgress: onProgress as ResolvedCsvOptions["onProgress"],
+    delimiter: delimiter as Delimiter | undefined,
+    signal: optionalSignal(o),
+    onProgress: optionalFunction(o, "onProgress"),
+    rows: rowSelection(o),
   };
 }
 
@@ -132,7 +151,8 @@ export interface ColumnPlan {
 const quoted = (names: readonly string[], max = 12) =>
   names.slice(0, max).map((h) => JSON.stringify(h)).join(", ") + (names.length > max ? `, … (${names.length} columns)` : "");
 
-export function planColumns(rawHeader: string[], o: ResolvedCsvOptions, line: number): ColumnPlan {
+/** The trimmed column names and their positions; CSV_PARSE on a duplicate name. */
+export function readHeader(rawHeader: string[], line: number): { header: string[]; position: Map<string, number> } {
   const header = rawHeader.map((h) => h.trim());
   const position = new Map<string, number>();
   header.forEach((name, j) => {
@@ -143,6 +163,11 @@ export function planColumns(rawHeader: string[], o: ResolvedCsvOptions, line: nu
     }
     position.set(name, j);
   });
+  return { header, position };
+}
+
+export function planColumns(rawHeader: string[], o: ResolvedCsvOptions, line: number): ColumnPlan {
+  const { header, position } = readHeader(rawHeader, line);
   const labelIndex = o.label === null ? -1 : position.get(o.label) ?? -2;
   if (labelIndex === -2) {
     throw new DpMarginError("LABEL_NOT_FOUND",

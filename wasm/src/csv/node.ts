@@ -1,8 +1,8 @@
 // Node-only: a CSV file as a re-readable source (imported by the node entry only, so the
 // browser entry never pulls in node:fs).
 import { createReadStream, statSync } from "node:fs";
-import { DpMarginError } from "./errors.js";
-import type { CsvByteSource } from "./csv_source.js";
+import { DpMarginError } from "../errors.js";
+import type { CsvByteSource } from "./source.js";
 
 /** Bytes per read (Node's default for files): per-chunk costs are negligible at this size,
  *  and larger reads only raise peak memory (see docs/DATA_PIPELINE.md). */

@@ -5,13 +5,13 @@
 //      straight into it (e.g. a view of wasm memory): no full copy of the data is ever made.
 // Errors are DpMarginError with a stable code; rows are named by their line in the file
 // (the header is line 1; line breaks inside quoted fields count).
-import { DpMarginError, badParameter } from "./errors.js";
-import { isCsvSource, sourceSize, type CsvSource } from "./csv_source.js";
-import { csvRows, isBlankRow, lineOf, type Delimiter, type Dialect, type Newline } from "./csv_rows.js";
+import { DpMarginError, badParameter } from "../errors.js";
+import { isCsvSource, sourceSize, type CsvSource } from "./source.js";
+import { csvRows, isBlankRow, lineOf, type Delimiter, type Dialect, type Newline } from "./rows.js";
 import {
   cellError, cellValue, missingLabel, planColumns, resolveCsvOptions,
   type ColumnPlan, type CsvReadOptions, type ResolvedCsvOptions,
-} from "./csv_columns.js";
+} from "./columns.js";
 
 /** What the reader found: the table's shape and the role of every column. */
 export interface TableSchema {
@@ -20,7 +20,7 @@ export interface TableSchema {
   /** The delimiter used (detected unless given). */
   delimiter: Delimiter;
   newline: Newline;
-  /** Number of data rows (blank lines are skipped). */
+  /** Number of data rows read (blank lines are skipped; with `rows`, the selected ones). */
   rows: number;
   /** Feature columns, in the order of the table's columns. */
   featureNames: string[];
@@ -65,6 +65,7 @@ function changed(what: string): DpMarginError {
 
 interface Scan {
   plan: ColumnPlan;
+  /** Rows selected (all data rows without a selection). */
   rows: number;
   dialect: Dialect;
   positive: string | null;
@@ -80,10 +81,13 @@ async function firstPass(source: CsvSource, o: ResolvedCsvOptions): Promise<Scan
   let dialect = null as Dialect | null;
   let headerLine = 1;
   let rows = 0;
+  let dataRows = 0;  // every data row, selected or not
+  let next = 0;      // position in o.rows
   let imputed = 0;
   let positives = 0;
   let binary = true;
   const seen: string[] = [];
+  const selection = o.rows;
   for await (const batch of csvRows(source, { delimiter: o.delimiter }, o.signal)) {
     dialect = batch.dialect;
     const data = batch.rows;
@@ -105,19 +109,24 @@ async function firstPass(source: CsvSource, o: ResolvedCsvOptions): Promise<Scan
           imputed++;
         }
       }
+      // Every row is checked (cells, labels, and whether the labels are 0/1, so the default
+      // positive class does not depend on the selection); only selected rows are counted.
+      const selected = selection === null || (next < selection.length && selection[next] === dataRows);
+      dataRows++;
+      if (selected) next++;
       if (plan.labelIndex >= 0) {
         const y = row[plan.labelIndex].trim();
         if (y === "") throw missingLabel(lineOf(batch, i), plan.header[plan.labelIndex]);
         if (o.positive !== null) {
-          if (y === o.positive) positives++;
+          if (selected && y === o.positive) positives++;
         } else if (y === "1") {
-          positives++;
+          if (selected) positives++;
         } else if (y !== "0") {
           binary = false;
         }
         if (seen.length < 6 && !seen.includes(y)) seen.push(y);
       }
-      rows++;
+      if (selected) rows++;
     }
     if (plan && rows * (plan.featureNames.length + 1) * 4 > o.maxBytes) {
       throw tooLarge(rows, plan.featureNames.length, o.maxBytes, true);
@@ -125,7 +134,10 @@ async function firstPass(source: CsvSource, o: ResolvedCsvOptions): Promise<Scan
     o.onProgress?.({ pass: 1, bytes: batch.bytes, totalBytes: total, rows });
   }
   if (plan === null || dialect === null) throw new DpMarginError("CSV_PARSE", "the file is empty (no header row)");
-  if (rows === 0) throw new DpMarginError("CSV_PARSE", `the file has a header (line ${headerLine}) but no data rows`);
+  if (dataRows === 0) throw new DpMarginError("CSV_PARSE", `the file has a header (line ${headerLine}) but no data rows`);
+  if (selection !== null && next < selection.length) {
+    throw new DpMarginError("BAD_PARAMETER", `rows: row ${selection[next]} is past the last data row (${dataRows - 1})`, "rows");
+  }
   let positive = o.positive;
   if (plan.labelIndex >= 0) {
     const column = JSON.stringify(plan.header[plan.labelIndex]);
@@ -162,6 +174,8 @@ async function secondPass(source: CsvSource, o: ResolvedCsvOptions, scan: Scan, 
   if (!Number.isInteger(stride) || stride < d) throw new DpMarginError("INTERNAL", `CsvTarget.stride must be an integer >= ${d}, but is ${stride}`);
   let r = 0;
   let header = false;
+  let dataRows = 0;
+  const selection = o.rows;
   for await (const batch of csvRows(source, scan.dialect, o.signal)) {
     // Fresh views for every chunk: wasm memory may have grown (detaching old views) while this
     // pass awaited the source.
@@ -179,8 +193,11 @@ async function secondPass(source: CsvSource, o: ResolvedCsvOptions, scan: Scan, 
         header = true;
         continue;
       }
-      if (r >= rows) throw changed(`more than ${rows} data rows`);
       if (row.length !== plan.header.length) throw ragged(lineOf(batch, i), row.length, plan.header.length);
+      const selected = selection === null || (r < selection.length && selection[r] === dataRows);
+      dataRows++;
+      if (!selected) continue;
+      if (r >= rows) throw changed(`more than ${rows} data rows`);
       const base = r * stride;
       for (let k = 0; k < d; k++) {
         const text = row[index[k]];
@@ -257,6 +274,8 @@ export interface CsvPreview {
   newline: Newline;
   /** Up to `rows` data rows, fields as in the file (not trimmed). */
   rows: string[][];
+  /** The file line each of `rows` starts on (the header is line 1). */
+  lines: number[];
   /** Per header column, over the previewed rows: every non-empty cell a finite number,
    *  no non-empty cell, or anything else. */
   columnTypes: ("numeric" | "text" | "empty")[];
@@ -274,10 +293,12 @@ export async function previewCsv(source: CsvSource,
   let header = null as string[] | null;
   let dialect = null as Dialect | null;
   const rows: string[][] = [];
+  const lines: number[] = [];
   let truncated = false;
   scan: for await (const batch of csvRows(source, { delimiter }, options.signal)) {
     dialect = batch.dialect;
-    for (const row of batch.rows) {
+    for (let i = 0; i < batch.rows.length; i++) {
+      const row = batch.rows[i];
       if (isBlankRow(row)) continue;
       if (header === null) {
         header = row.map((h) => h.trim());
@@ -286,6 +307,7 @@ export async function previewCsv(source: CsvSource,
         break scan;  // closes the source
       } else {
         rows.push(row);
+        lines.push(lineOf(batch, i));
       }
     }
   }
@@ -301,5 +323,5 @@ export async function previewCsv(source: CsvSource,
     }
     return text > 0 ? "text" as const : numeric > 0 ? "numeric" as const : "empty" as const;
   });
-  return { header, delimiter: dialect.delimiter, newline: dialect.newline, rows, columnTypes, truncated };
+  return { header, delimiter: dialect.delimiter, newline: dialect.newline, rows, lines, columnTypes, truncated };
 }

@@ -4,8 +4,8 @@
 // row over to the next chunk, and picks the newline and delimiter from a sample of whole lines
 // (PapaParse's streamers guess them from a possibly truncated first chunk, mholt/PapaParse#1132).
 import Papa from "papaparse";
-import { DpMarginError } from "./errors.js";
-import { textChunks, type CsvSource } from "./csv_source.js";
+import { DpMarginError } from "../errors.js";
+import { textChunks, type CsvSource } from "./source.js";
 
 export type Delimiter = "," | ";" | "\t";
 export type Newline = "\n" | "\r\n" | "\r";

@@ -5,7 +5,7 @@
 // Bytes are decoded here with one streaming TextDecoder per pass, never chunk by chunk:
 // PapaParse's own streamers decode every chunk on its own and turn a multi-byte character
 // split across a chunk boundary into U+FFFD (mholt/PapaParse#751, #908, #1132).
-import { DpMarginError } from "./errors.js";
+import { DpMarginError } from "../errors.js";
 
 /** A re-readable stream of bytes (UTF-8) or already-decoded text. */
 export interface CsvByteSource {

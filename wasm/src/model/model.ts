@@ -1,15 +1,23 @@
-import type { CoreDataset, CoreModule } from "./wasm/dpmargin_core.mjs";
-import { DpMarginError, badParameter } from "./errors.js";
-import { unwrap } from "./status.js";
-import { rejectUnknown, requireObject } from "./options.js";
-import { toCoreDataset, type ResolvedPreprocessing, type RowNormalization } from "./data.js";
-import type { CsvSource } from "./csv_source.js";
-import type { CsvReadOptions } from "./csv_columns.js";
-import type { TableSchema } from "./csv.js";
-import { readCsvToCore } from "./csv_core.js";
-export type { ResolvedPreprocessing };
-import type { TrainReport } from "./train.js";
-import { LIBRARY_VERSION } from "./version.js";
+import type { CoreDataset, CoreModule } from "../wasm/dpmargin_core.mjs";
+import { DpMarginError, badParameter } from "../errors.js";
+import { dispose, unwrap } from "../module/status.js";
+import { PREPROCESSING_OPTIONS, pick, requireObject } from "../options.js";
+import { toCoreDataset } from "../train/data.js";
+import type { CsvSource } from "../csv/source.js";
+import type { CsvReadOptions } from "../csv/columns.js";
+import type { TableSchema } from "../csv/reader.js";
+import { readCsvToCore } from "../csv/core.js";
+import type { RowNormalization, TrainReport } from "../types.js";
+import { LIBRARY_VERSION } from "../version.js";
+
+/** The preprocessing a model applies to every row it scores (resolved by the core at training). */
+export interface ModelPreprocessing {
+  intercept: boolean;
+  rowNormalization: RowNormalization;
+  normBound: number;
+  /** [lo, hi] per feature (min–max with clamping, applied first), or null. */
+  columnRanges: [number, number][] | null;
+}
 
 /** The model file, version 1 (SPEC §5.3). */
 export interface ModelFile {
@@ -49,7 +57,7 @@ export interface Predictions {
 
 /** Options of {@link Model.predictCsv}: the features are the model's, read by name. */
 export type PredictCsvOptions = Pick<CsvReadOptions,
-  "label" | "positive" | "missing" | "delimiter" | "maxBytes" | "signal" | "onProgress">;
+  "label" | "positive" | "missing" | "delimiter" | "maxBytes" | "signal" | "onProgress" | "rows">;
 
 /** Predictions for a CSV, with the true labels when a label column was read. */
 export interface CsvPredictions extends Predictions {
@@ -58,7 +66,7 @@ export interface CsvPredictions extends Predictions {
   table: TableSchema;
 }
 
-const PREDICT_CSV_OPTIONS = new Set(["label", "positive", "missing", "delimiter", "maxBytes", "signal", "onProgress"]);
+const PREDICT_CSV_OPTIONS = ["label", "positive", "missing", "delimiter", "maxBytes", "signal", "onProgress", "rows"];
 
 function badModel(message: string): DpMarginError {
   return new DpMarginError("BAD_MODEL", `invalid model file: ${message}`);
@@ -84,10 +92,11 @@ export class Model {
 
   /** @internal */
   static fromTraining(core: CoreModule, t: {
-    weights: Float64Array; columns: number; featureNames?: string[];
-    preprocessing: ResolvedPreprocessing; report: TrainReport; label?: ModelFile["label"];
+    weights: ArrayLike<number>; columns: number; featureNames?: string[];
+    preprocessing: ModelPreprocessing; report: TrainReport; label?: ModelFile["label"];
   }): Model {
     const w = Array.from(t.weights);
+    const plan = t.report.plan;
     const features = t.featureNames ?? Array.from({ length: t.columns }, (_, i) => `x${i}`);
     return new Model(core, {
       format: "dpmargin-model",
@@ -98,13 +107,14 @@ export class Model {
       preprocessing: { ...t.preprocessing, rangesPrivate: t.report.rangesPrivate },
       label: t.label ?? null,
       privacy: {
-        epsilon: t.report.epsilon, delta: t.report.delta, mu: t.report.mu,
-        muRanges: t.report.muRanges, muTrain: t.report.muTrain,
-        neighbouring: "replace-one", calibration: t.report.calibration,
-        selector: t.report.selector, seeded: t.report.seeded,
+        epsilon: plan.epsilon, delta: plan.delta, mu: plan.mu,
+        muRanges: plan.muRanges, muTrain: plan.muTrain,
+        neighbouring: "replace-one", calibration: plan.calibration,
+        selector: plan.selector, seeded: t.report.seeded,
       },
       selection: {
-        gamma: t.report.selectedMargin, k: t.report.selectedK, projected: t.report.selectedProjected,
+        gamma: t.report.selectedMargin, k: plan.candidates[t.report.selectedCandidate].k,
+        projected: plan.candidates[t.report.selectedCandidate].projected,
         runs: t.report.runs, candidates: t.report.candidates,
       },
       library: LIBRARY_VERSION,
@@ -166,14 +176,14 @@ export class Model {
     }
     // The core's own checks of the preprocessing (e.g. normBound <= 1e30), on a one-row table, so
     // a file that loads always predicts.
+    let probe: CoreDataset | null = null;
     try {
-      const probe = toCoreDataset(dp.core, new Float32Array(m.features.length), m.features.length, null,
-        { intercept: p.intercept, rowNormalization: p.rowNormalization, normBound: p.normBound as number,
-          columnRanges: ranges as [number, number][] | null });
-      probe.release();
-      probe.delete();
+      probe = toCoreDataset(dp.core, new Float32Array(m.features.length), m.features.length, null, false);
+      unwrap(probe.prepare(pick(p, PREPROCESSING_OPTIONS)));
     } catch (error) {
       throw badModel(`preprocessing rejected: ${(error as Error)?.message ?? error}`);
+    } finally {
+      dispose(probe);
     }
     // Unknown extra fields are kept; a copy of a pathologically deep one overflows the stack
     // (model-file fuzzing: RangeError escaped), which is a bad file, not an internal error.
@@ -196,11 +206,6 @@ export class Model {
   get privacy(): ModelFile["privacy"] { return { ...this.#file.privacy }; }
   get label(): ModelFile["label"] { return this.#file.label ? { ...this.#file.label } : null; }
 
-  /** @internal */
-  withLabel(label: ModelFile["label"]): Model {
-    return new Model(this.#core, { ...this.#file, label });
-  }
-
   /**
    * Score rows with the stored preprocessing applied: `rows` is row-major (n × features.length)
    * or an array of rows. Positive class where the score is > 0.
@@ -218,12 +223,11 @@ export class Model {
     } else {
       flat = rows as ArrayLike<number>;
     }
-    const dataset = toCoreDataset(this.#core, flat, d, null, this.#file.preprocessing);
+    const dataset = toCoreDataset(this.#core, flat, d, null, false);
     try {
       return this.#score(dataset);
     } finally {
-      dataset.release();
-      dataset.delete();
+      dispose(dataset);
     }
   }
 
@@ -237,25 +241,28 @@ export class Model {
    */
   async predictCsv(source: CsvSource, options: PredictCsvOptions = {}): Promise<CsvPredictions> {
     const o = requireObject(options, "options");
-    rejectUnknown(o, PREDICT_CSV_OPTIONS);
+    for (const key of Object.keys(o)) {
+      if (!PREDICT_CSV_OPTIONS.includes(key) && o[key] !== undefined) {
+        throw badParameter(key, `a known option (${PREDICT_CSV_OPTIONS.join(", ")})`, "set");
+      }
+    }
     const own = this.#file.label;
     const positive = o.positive ?? (own && o.label === own.column ? own.positive : undefined);
     const { dataset, table } = await readCsvToCore(this.#core, source, {
       ...o, positive, features: this.#file.features, requireBothClasses: false,
-    } as CsvReadOptions, this.#file.preprocessing);
+    } as CsvReadOptions);
     try {
+      const truth = table.label ? unwrap(dataset.labels()).slice() : null;  // a JS copy
       const predictions = this.#score(dataset);
-      const truth = table.label ? dataset.labels().slice() : null;  // fresh view, then a JS copy
       return { ...predictions, truth, table };
     } finally {
-      dataset.release();
-      dataset.delete();
+      dispose(dataset);
     }
   }
 
   // Applies the stored preprocessing (column ranges, intercept, row step) in place, then scores.
   #score(dataset: CoreDataset): Predictions {
-    unwrap(dataset.preprocess());
+    unwrap(dataset.prepare(pick(this.#file.preprocessing as unknown as Record<string, unknown>, PREPROCESSING_OPTIONS)));
     const w = Float64Array.from(this.#file.intercept === null
       ? this.#file.weights : [...this.#file.weights, this.#file.intercept]);
     const scores = unwrap(dataset.scores(w));

@@ -1,9 +1,9 @@
 // Instantiates the WebAssembly module for a DpMargin, with the platform's way of starting
 // shard workers (index.ts: Web Workers; node.ts: worker_threads). Not part of the public API.
-import createDpMarginCore from "./wasm/dpmargin_core.mjs";
-import { DpMargin } from "./api.js";
-import { DpMarginError } from "./errors.js";
-import type { ShardSpawner } from "./shard_protocol.js";
+import createDpMarginCore from "../wasm/dpmargin_core.mjs";
+import { DpMargin } from "../api.js";
+import { DpMarginError } from "../errors.js";
+import type { ShardSpawner } from "../shards/protocol.js";
 
 /** How to find the WebAssembly binary. */
 export interface LoadOptions {

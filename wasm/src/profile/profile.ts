@@ -1,17 +1,18 @@
 // The margin profile (SPEC §2.8): a local, NOT differentially private diagnostic of how far the
 // data is from being linearly separable with a large margin — the paper's removal–margin
 // experiment. Runs in chunks with progress and cancellation, like training.
-import type { CoreDataset, CoreModule, CoreProfileResult } from "./wasm/dpmargin_core.mjs";
-import { badParameter } from "./errors.js";
-import { unwrap } from "./status.js";
-import { rejectUnknown, requireObject, numberOption } from "./options.js";
-import { resolvePreprocessing, toCoreDataset, type PreprocessingOptions, type TrainingData } from "./data.js";
-import type { CsvSource } from "./csv_source.js";
-import type { CsvReadOptions } from "./csv_columns.js";
-import type { TableSchema } from "./csv.js";
-import { readCsvToCore } from "./csv_core.js";
-import { cancelled, now, runChunked } from "./chunked.js";
+import type { CoreDataset, CoreModule, CoreOptions, CoreProfileResult } from "../wasm/dpmargin_core.mjs";
+import { dispose, unwrap } from "../module/status.js";
+import { coreOptions, optionalFunction, optionalSignal, requireObject } from "../options.js";
+import { toCoreDataset, type TrainingData } from "../train/data.js";
+import type { CsvSource } from "../csv/source.js";
+import type { CsvReadOptions } from "../csv/columns.js";
+import type { TableSchema } from "../csv/reader.js";
+import { readCsvToCore } from "../csv/core.js";
+import type { PreprocessingOptions } from "../types.js";
+import { cancelled, now, runChunked } from "../train/chunked.js";
 
+/** Options of the margin profile; unset ones take the core's defaults. */
 export interface ProfileOptions extends Omit<PreprocessingOptions, "columnRanges"> {
   /** Largest fraction of rows to remove, in (0, 1) (default 0.05). The grid is 0, 0.05%, 0.1%,
    *  0.2%, 0.3%, 0.5%, 0.75%, 1%, 1.5%, 2%, 3%, 4%, 5%, cut at (and ending with) this value. */
@@ -67,34 +68,31 @@ export interface MarginProfile {
   elapsedMs: number;
 }
 
-const PROFILE_OPTIONS = new Set([
-  "maxRemoved", "C", "maxRefitsPerStep", "onProgress", "signal", "intercept", "rowNormalization",
-  "normBound",
-]);
+interface Control {
+  options: CoreOptions;
+  onProgress: ((p: ProfileProgress) => void) | undefined;
+  signal: AbortSignal | undefined;
+}
 
-function check(options: ProfileOptions) {
+// The callbacks stay here; every other option goes to the core (names, values, defaults).
+function control(options: ProfileOptions): Control {
   const o = requireObject(options ?? {}, "options");
-  rejectUnknown(o, PROFILE_OPTIONS);
-  if (o.onProgress !== undefined && typeof o.onProgress !== "function") throw badParameter("onProgress", "a function", o.onProgress);
   return {
-    o,
-    pre: { ...resolvePreprocessing(o), columnRanges: null },
-    maxRemoved: numberOption(o, "maxRemoved", 0.05),
-    C: numberOption(o, "C", 1000),
-    maxRefitsPerStep: numberOption(o, "maxRefitsPerStep", 3),
+    options: coreOptions(o, ["onProgress", "signal"]),
+    onProgress: optionalFunction(o, "onProgress"),
+    signal: optionalSignal(o),
   };
 }
 
-async function run(core: CoreModule, dataset: CoreDataset, options: ProfileOptions,
-  c: ReturnType<typeof check>, started: number): Promise<MarginProfile> {
+async function run(core: CoreModule, dataset: CoreDataset, c: Control, started: number): Promise<MarginProfile> {
   const profiler = new core.Profiler();
   try {
-    unwrap(profiler.start(dataset, c.maxRemoved, c.C, c.maxRefitsPerStep));
+    unwrap(profiler.start(dataset, c.options));
     await runChunked((budget) => unwrap(profiler.advance(budget)), (done) => {
-      if (!options.onProgress) return;
-      const p = profiler.progress();
-      options.onProgress({ ...p, fraction: done ? 1 : p.gridDone / Math.max(p.gridSize, 1), elapsedMs: now() - started });
-    }, options.signal, "the margin profile", 10_000);
+      if (!c.onProgress) return;
+      const p = unwrap(profiler.progress());
+      c.onProgress({ ...p, fraction: done ? 1 : p.gridDone / Math.max(p.gridSize, 1), elapsedMs: now() - started });
+    }, c.signal, "the margin profile", 10_000);
     const r: CoreProfileResult = unwrap(profiler.result());
     return {
       ...r,
@@ -102,23 +100,21 @@ async function run(core: CoreModule, dataset: CoreDataset, options: ProfileOptio
       elapsedMs: now() - started,
     };
   } finally {
-    profiler.release();
-    profiler.delete();
+    dispose(profiler);
   }
 }
 
 /** Profile a numeric table (labels 1 / 0 or ±1). Not private: for the user's own eyes. */
 export async function profileMargins(core: CoreModule, data: TrainingData, options: ProfileOptions = {}): Promise<MarginProfile> {
   const started = now();
-  const c = check(options);
+  const c = control(options);
   const d = requireObject(data, "data");
-  if (options.signal?.aborted) throw cancelled("the margin profile");
-  const dataset = toCoreDataset(core, d.features as ArrayLike<number>, d.columns as number, d.labels as ArrayLike<number>, c.pre);
+  if (c.signal?.aborted) throw cancelled("the margin profile");
+  const dataset = toCoreDataset(core, d.features as ArrayLike<number>, d.columns as number, d.labels as ArrayLike<number>, true);
   try {
-    return await run(core, dataset, options, c, started);
+    return await run(core, dataset, c, started);
   } finally {
-    dataset.release();
-    dataset.delete();
+    dispose(dataset);
   }
 }
 
@@ -126,13 +122,12 @@ export async function profileMargins(core: CoreModule, data: TrainingData, optio
 export async function profileCsv(core: CoreModule, source: CsvSource, csv: CsvReadOptions & { label: string },
   options: ProfileOptions = {}): Promise<MarginProfile & { table: TableSchema }> {
   const started = now();
-  const c = check(options);
-  if (options.signal?.aborted) throw cancelled("the margin profile");
-  const { dataset, table } = await readCsvToCore(core, source, { ...csv, requireBothClasses: true }, c.pre);
+  const c = control(options);
+  if (c.signal?.aborted) throw cancelled("the margin profile");
+  const { dataset, table } = await readCsvToCore(core, source, { ...csv, requireBothClasses: true, signal: csv.signal ?? c.signal });
   try {
-    return { ...(await run(core, dataset, options, c, started)), table };
+    return { ...(await run(core, dataset, c, started)), table };
   } finally {
-    dataset.release();
-    dataset.delete();
+    dispose(dataset);
   }
 }

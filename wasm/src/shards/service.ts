@@ -1,9 +1,9 @@
 // The shard side of row sharding (docs/SHARDING.md), independent of the messaging API: a shard
 // worker entry (shard.worker.ts in browsers, shard_node.ts in Node) forwards messages here.
 // It holds its rows in its own wasm instance and answers with sums over them, nothing else.
-import createDpMarginCore from "./wasm/dpmargin_core.mjs";
-import type { CoreModule, CoreShard, Status } from "./wasm/dpmargin_core.mjs";
-import type { ShardMessage, ShardReply } from "./shard_protocol.js";
+import createDpMarginCore from "../wasm/dpmargin_core.mjs";
+import type { CoreModule, CoreShard, Status } from "../wasm/dpmargin_core.mjs";
+import type { ShardMessage, ShardReply } from "./protocol.js";
 
 class ShardFailure extends Error {
   constructor(readonly code: string, message: string, readonly parameter?: string) {
@@ -47,8 +47,8 @@ export function shardService(post: (reply: ShardReply, transfer?: Transferable[]
           const s = need();
           unwrap(s.allocate(message.rows, message.width));
           // One copy into wasm memory; the transferred buffers are dropped afterwards.
-          s.features().set(message.x);
-          s.labels().set(message.y);
+          unwrap(s.features()).set(message.x);
+          unwrap(s.labels()).set(message.y);
           post({ type: "ok" });
           return;
         }

@@ -1,5 +1,5 @@
 // Shard worker entry for browsers (a module Web Worker started by shard_web.ts).
-import { shardService } from "./shard_service.js";
+import { shardService } from "./service.js";
 
 const scope = self as unknown as {
   postMessage(message: unknown, transfer?: Transferable[]): void;

@@ -1,7 +1,7 @@
 // Shard worker entry for Node (a worker_threads Worker started by shard_node_spawn.ts).
 import { parentPort } from "node:worker_threads";
-import { shardService } from "./shard_service.js";
-import type { ShardMessage } from "./shard_protocol.js";
+import { shardService } from "./service.js";
+import type { ShardMessage } from "./protocol.js";
 
 const port = parentPort!;
 const handle = shardService((reply, transfer) => port.postMessage(reply, (transfer ?? []) as ArrayBuffer[]));

@@ -5,11 +5,11 @@
 // the partial sums and adds the Gaussian noise once, so the mechanism and its accounting are
 // those of a one-thread run. No SharedArrayBuffer: rows are transferred once, weights and
 // sums are small messages per iteration.
-import type { CoreDataset, CoreModule, CoreTrainer } from "./wasm/dpmargin_core.mjs";
-import { DpMarginError, type DpMarginErrorCode } from "./errors.js";
-import { unwrap } from "./status.js";
-import { TARGET_CHUNK_MS, cancelled, now } from "./chunked.js";
-import type { ShardInit, ShardMessage, ShardPort, ShardReply, ShardSpawner } from "./shard_protocol.js";
+import type { CoreDataset, CoreModule, CoreTrainer } from "../wasm/dpmargin_core.mjs";
+import { DpMarginError, type DpMarginErrorCode } from "../errors.js";
+import { unwrap } from "../module/status.js";
+import { TARGET_CHUNK_MS, cancelled, now } from "../train/chunked.js";
+import type { ShardInit, ShardMessage, ShardPort, ShardReply, ShardSpawner } from "./protocol.js";
 
 /** How this module starts shard workers and tells them where the wasm is. */
 export interface ShardHost {
@@ -87,17 +87,17 @@ export async function trainOnShards(core: CoreModule, trainer: CoreTrainer, data
       throw new DpMarginError("INTERNAL", `cannot start ${count} training workers: ${(error as Error)?.message ?? error}`);
     }
     await wait(Promise.all(shards.map((s) => s.call(host.init))));
-    const width = dataset.width();
-    const n = dataset.labels().length;
+    // The trainer prepared the rows in place (width = features + intercept).
+    const { rows: n, width } = unwrap(dataset.shape());
     const bounds = unwrap(core.shardBounds(n, count));
     // One shard at a time, so at most one shard's copy is in flight next to the wasm table.
     for (let i = 0; i < count; i++) {
-      const x = dataset.features().slice(bounds[i] * width, bounds[i + 1] * width);
-      const y = dataset.labels().slice(bounds[i], bounds[i + 1]);
+      const x = unwrap(dataset.features()).slice(bounds[i] * width, bounds[i + 1] * width);
+      const y = unwrap(dataset.labels()).slice(bounds[i], bounds[i + 1]);
       await wait(shards[i].call({ type: "load", rows: bounds[i + 1] - bounds[i], width, x, y }, [x.buffer, y.buffer]));
     }
-    trainer.detachRows();
-    dataset.release();  // the coordinator keeps no rows (wasm memory is reused, not returned)
+    unwrap(trainer.detachRows());
+    unwrap(dataset.release());  // the coordinator keeps no rows (wasm memory is reused, not returned)
     let last = now();
     for (;;) {
       if (signal?.aborted) throw cancelled("training");

@@ -1,6 +1,6 @@
 // Starts shard workers in Node (worker_threads).
 import { Worker } from "node:worker_threads";
-import type { ShardPort, ShardReply } from "./shard_protocol.js";
+import type { ShardPort, ShardReply } from "./protocol.js";
 
 export function spawnNodeShard(): ShardPort {
   const worker = new Worker(new URL("./shard_node.js", import.meta.url));

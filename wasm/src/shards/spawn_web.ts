@@ -1,7 +1,7 @@
 // Starts shard workers in browsers and Web Workers: module workers from this package's own
 // files (same origin under any bundler that understands `new URL(..., import.meta.url)`, e.g.
 // Vite; no SharedArrayBuffer, so no cross-origin isolation is needed).
-import type { ShardPort, ShardReply } from "./shard_protocol.js";
+import type { ShardPort, ShardReply } from "./protocol.js";
 
 export function spawnWebShard(): ShardPort {
   if (typeof Worker !== "function") {

@@ -1,7 +1,7 @@
 // Run a resumable core state machine in chunks: ~TARGET_CHUNK_MS of work per chunk, a progress
 // callback and an AbortSignal check between chunks, and a cheap yield to the event loop so the
 // page or worker stays responsive. Shared by training and the margin profile.
-import { DpMarginError } from "./errors.js";
+import { DpMarginError } from "../errors.js";
 
 export const now = () => (typeof performance !== "undefined" ? performance.now() : Date.now());
 

@@ -1,44 +1,39 @@
-// Types of the Emscripten glue (dist/wasm/dpmargin_core.mjs). Internal: the public API never
-// hands these objects to users.
+// Types of the Emscripten glue (dist/wasm/dpmargin_core.mjs), i.e. of the bindings in
+// wasm/bindings/*.cpp. Internal: the public API never hands these objects to users. Every
+// method returns a Status (bindings/guard.hpp); arguments are checked by the core.
+import type { OptionInfo, Plan, OutputIterate, RowNormalization } from "../types.js";
+
 export type Status<T> =
   | { ok: true; value: T }
   | { ok: false; code: string; parameter: string; message: string };
 
-export interface PlanInputRaw {
-  epsilon: number;
-  delta: number;
-  n: number;
-  d: number;
-  normBound: number;
-  selector: string;
-  calibration: string;
-  score: string;
-  expectedRuns: number;
-  jlFailure: number;
-  maxIterations: number;
-  margin: number;
-  rangeShare: number;
-  stepScale: number;
-  hingeScale: number;
-  pruning: string;
-  pruneRatio: number;
-}
+/** Options as the core's option table reads them (names and values; unset = default). */
+export type CoreOptions = Record<string, unknown>;
 
 export interface EmbindObject {
   delete(): void;
 }
 
+export interface CoreShape {
+  rows: number;
+  features: number;
+  /** Floats per row in features(): features + 1 before prepare(), width after it. */
+  stride: number;
+  /** Columns the model sees (features + intercept), 0 before prepare(). */
+  width: number;
+  prepared: boolean;
+}
+
 export interface CoreDataset extends EmbindObject {
-  allocate(rows: number, features: number, intercept: boolean, rowNormalization: string,
-    normBound: number, labelled: boolean): Status<number>;
-  features(): Float32Array;
-  labels(): Int8Array;
-  width(): number;
-  declareRanges(lo: Float64Array, hi: Float64Array): Status<boolean>;
+  allocate(rows: number, features: number, labelled: boolean): Status<CoreShape>;
+  features(): Status<Float32Array>;
+  labels(): Status<Int8Array>;
   validate(requireBothClasses: boolean): Status<boolean>;
-  preprocess(): Status<boolean>;
+  /** {intercept, rowNormalization, normBound, columnRanges}: the core's defaults for the rest. */
+  prepare(preprocessing: CoreOptions): Status<CoreShape>;
   scores(weights: Float64Array): Status<Float64Array>;
-  release(): void;
+  shape(): Status<CoreShape>;
+  release(): Status<boolean>;
 }
 
 export interface CoreProgress {
@@ -53,13 +48,18 @@ export interface CoreProgress {
   done: boolean;
 }
 
+export interface CoreTrainStart {
+  plan: Plan;
+  output: OutputIterate;
+  preprocessing: { intercept: boolean; rowNormalization: RowNormalization; normBound: number };
+}
+
 export interface CoreTrainResult {
   runs: { candidate: number; noisyScore: number }[];
   selectedRun: number;
   selectedCandidate: number;
-  weights: Float64Array;
+  weights: number[];
   seeded: boolean;
-  plan: unknown;
   columnRanges: [number, number][];
   rangesPrivate: boolean;
 }
@@ -72,28 +72,28 @@ export type CoreShardRequest =
   | { kind: "done" };
 
 export interface CoreTrainer extends EmbindObject {
-  start(data: CoreDataset, input: PlanInputRaw, output: string, seed: number): Status<unknown>;
+  start(data: CoreDataset, options: CoreOptions): Status<CoreTrainStart>;
   advance(budget: number): Status<boolean>;
-  progress(): CoreProgress;
+  progress(): Status<CoreProgress>;
   result(): Status<CoreTrainResult>;
-  release(): void;
+  release(): Status<boolean>;
   request(): Status<CoreShardRequest>;
   answerSetup(): Status<boolean>;
   answerGradients(partials: Float64Array[]): Status<boolean>;
   answerErrors(partials: Float64Array[]): Status<boolean>;
-  detachRows(): void;
+  detachRows(): Status<boolean>;
 }
 
 /** A shard of prepared rows (in a shard worker). */
 export interface CoreShard extends EmbindObject {
   allocate(rows: number, width: number): Status<boolean>;
-  features(): Float32Array;
-  labels(): Int8Array;
+  features(): Status<Float32Array>;
+  labels(): Status<Int8Array>;
   setup(k: number, clipRadius: number, phi: Float32Array | null, c: Float64Array): Status<boolean>;
   /** A view into wasm memory: copy it before anything else runs. */
   gradients(weights: Float32Array): Status<Float64Array>;
   countErrors(weights: Float64Array, m: number): Status<Float64Array>;
-  release(): void;
+  release(): Status<boolean>;
 }
 
 export interface CoreProfilePoint {
@@ -107,33 +107,44 @@ export interface CoreProfileResult {
   allConverged: boolean; curve: CoreProfilePoint[];
 }
 
+export interface CoreProfileProgress {
+  gridDone: number; gridSize: number; removed: number; n: number; fits: number; lastMargin: number; done: boolean;
+}
+
 export interface CoreProfiler extends EmbindObject {
-  start(data: CoreDataset, maxRemoved: number, C: number, maxRefitsPerStep: number): Status<boolean>;
+  /** options: {maxRemoved?, C?, maxRefitsPerStep?} and preprocessing options. */
+  start(data: CoreDataset, options: CoreOptions): Status<boolean>;
   advance(budget: number): Status<boolean>;
-  progress(): { gridDone: number; gridSize: number; removed: number; n: number; fits: number; lastMargin: number; done: boolean };
+  progress(): Status<CoreProfileProgress>;
   result(): Status<CoreProfileResult>;
-  release(): void;
+  release(): Status<boolean>;
 }
 
 export interface CoreModule {
-  plan(input: PlanInputRaw): Status<unknown>;
-  defaults(): { maxIterations: number; pruneRatio: number; tightStepScale: number; tightOutput: string; paperOutput: string };
-  gdpDelta(epsilon: number, mu: number): Status<number>;
-  gdpLogDelta(epsilon: number, mu: number): Status<number>;
-  gdpEpsilon(mu: number, delta: number): Status<number>;
-  gdpMu(epsilon: number, delta: number): Status<number>;
-  composeGdp(mus: number[]): Status<number>;
-  paperMuMstar(epsilon: number, delta: number): Status<number>;
-  paperEpsilonLemma(mu: number, delta: number): Status<number>;
-  marginGrid(n: number, b: number): Status<number[]>;
-  tnbSummary(eta: number, r: number, candidates: number): Status<unknown>;
-  tnbPgf(eta: number, r: number, s: number): Status<number>;
-  ps22Epsilon(mu: number, eta: number, gamma: number, delta: number): Status<number>;
-  ps22Mu(epsilon: number, eta: number, gamma: number, delta: number): Status<number>;
-  privtunePaperEpsilon(mu: number, r: number, delta: number): Status<number>;
-  version(): string;
+  optionTable(): Status<OptionInfo[]>;
+  plan(options: CoreOptions): Status<Plan>;
+  planForTable(options: CoreOptions, rows: number, features: number): Status<Plan>;
+  validateOptions(options: CoreOptions): Status<boolean>;
+  gdpDelta(epsilon: unknown, mu: unknown): Status<number>;
+  gdpLogDelta(epsilon: unknown, mu: unknown): Status<number>;
+  gdpEpsilon(mu: unknown, delta: unknown): Status<number>;
+  gdpMu(epsilon: unknown, delta: unknown): Status<number>;
+  composeGdp(mus: unknown): Status<number>;
+  paperMuMstar(epsilon: unknown, delta: unknown): Status<number>;
+  paperEpsilonLemma(mu: unknown, delta: unknown): Status<number>;
+  marginGrid(n: unknown, b: unknown): Status<number[]>;
+  tnbSummary(eta: unknown, r: unknown, candidates: unknown): Status<{ mean: number; probabilityMiss: number; pmf1to10: number[] }>;
+  tnbPgf(eta: unknown, r: unknown, s: unknown): Status<number>;
+  ps22Epsilon(mu: unknown, eta: unknown, r: unknown, delta: unknown): Status<number>;
+  ps22Mu(epsilon: unknown, eta: unknown, r: unknown, delta: unknown): Status<number>;
+  privtunePaperEpsilon(mu: unknown, r: unknown, delta: unknown): Status<number>;
+  version(): Status<string>;
   /** Test instrumentation: wasm memory size and malloc's bytes in use. */
-  heapBytes(): { total: number; inUse: number };
+  heapBytes(): Status<{ total: number; inUse: number }>;
+  /** Test instrumentation: the entries registered through the guard, and a fault the next
+   *  guarded call reports instead of running (tests/jest/bindings.test.js). */
+  guardedEntries(): Status<string[]>;
+  armFaultForTest(): void;
   Dataset: new () => CoreDataset;
   /** The glue keeps this view of the whole wasm memory current (re-assigned when it grows). */
   HEAPF32: Float32Array;

@@ -25,7 +25,7 @@ export function drawScoreChart(target: HTMLElement, report: TrainReport): boolea
   if (candidates.length === 0) return false;
   const xs = candidates.map((c) => c.gamma);
   const ys = candidates.map((c) => c.noisyScore);
-  const sd = report.scoreSd;
+  const sd = report.plan.scoreSd;
   const selected = candidates.map((c) => (c.gamma === report.selectedMargin ? c.noisyScore : null));
   const text = cssVar("--text", "#222");
   const accent = cssVar("--accent", "#2563eb");

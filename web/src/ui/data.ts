@@ -1,7 +1,7 @@
 // Step 1: a CSV from a drop, the file picker or a shipped sample, parsed in the worker; a
 // preview with detected column types; pickers for the label, positive class and features.
 // A bad file shows its typed error inline and clears the current data; the page stays usable.
-import type { ColumnSummary } from "../csv-adapter.ts";
+import type { ColumnSummary } from "dpmargin";
 import type { Source, TableSummary, WorkerError } from "../protocol.ts";
 import type { WorkerClient } from "../worker-client.ts";
 import { $, clearError, dropTarget, el, showError } from "./dom.ts";

@@ -41,9 +41,6 @@ export function showError(box: HTMLElement, error: WorkerError, context?: string
   box.replaceChildren(
     el("p", {}, el("code", { class: "code" }, error.code), " ", context ? `${context}: ` : "", error.message),
   );
-  const where = [error.line !== undefined ? `line ${error.line}` : "", error.column !== undefined ? `column “${error.column}”` : ""]
-    .filter(Boolean).join(", ");
-  if (where) box.append(el("p", { class: "where" }, `At ${where}.`));
   box.dataset.code = error.code;
   box.hidden = false;
 }

@@ -42,7 +42,7 @@ function renderPlan(output: HTMLElement, plan: Plan): void {
   }
 }
 
-export function setupPlan(client: WorkerClient): void {
+export function setupPlan(client: WorkerClient, engine: Promise<unknown>): void {
   const form = $<HTMLFormElement>("plan-form");
   const output = $("plan-output");
   const errorBox = $("plan-error");
@@ -52,6 +52,7 @@ export function setupPlan(client: WorkerClient): void {
     button.disabled = true;
     errorBox.hidden = true;
     try {
+      await engine;  // the fields start at the core's defaults
       const options: AccountOptions = {
         epsilon: num("epsilon"), delta: num("delta"), n: num("n"), d: num("d"),
         selector: $<HTMLSelectElement>("selector").value as Plan["selector"],

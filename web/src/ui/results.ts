@@ -54,6 +54,8 @@ export function setupResults(onPredict: () => void): ResultsView {
       outcome = o;
       dataName = name;
       const r = o.report;
+      const p = r.plan;
+      const selected = p.candidates[r.selectedCandidate];
       const positive = o.model.label?.positive ?? "1";
       $("results").hidden = false;
       $("results").dataset.seeded = String(r.seeded);
@@ -65,8 +67,8 @@ export function setupResults(onPredict: () => void): ResultsView {
           "test-accuracy", o.test ? String(o.test.accuracy) : ""],
         ["train accuracy (not private)", `${percent(o.train.accuracy)} on ${o.train.rows} rows${o.split.testRows ? "" : " (the whole file)"}`,
           "train-accuracy", String(o.train.accuracy)],
-        ["dimension k", `${r.selectedK}${r.selectedProjected ? " (JL projection)" : " (no projection)"}`, "k"],
-        ["privacy", `ε = ${fmt(r.epsilon)}, δ = ${fmt(r.delta)}, μ = ${fmt(r.mu)}`, "privacy"],
+        ["dimension k", `${selected.k}${selected.projected ? " (JL projection)" : " (no projection)"}`, "k"],
+        ["privacy", `ε = ${fmt(p.epsilon)}, δ = ${fmt(p.delta)}, μ = ${fmt(p.mu)}`, "privacy"],
         ["time", `${seconds(r.elapsedMs)} (${r.runs} base run${r.runs === 1 ? "" : "s"})`, "time"],
       ];
       $("result-summary").replaceChildren(...summary.flatMap(([term, text, key, value]) => [
@@ -81,9 +83,9 @@ export function setupResults(onPredict: () => void): ResultsView {
       const drawn = drawScoreChart($("score-chart"), r);
       $("score-chart").setAttribute("aria-label",
         `Noisy score per margin γ; the selected γ = ${fmt(r.selectedMargin, 4)} is marked. The same numbers are in the candidates table.`);
-      $("chart-note").textContent = r.selector === "iter"
-        ? `Blue: each candidate's error count plus Gaussian noise (sd ${fmt(r.scoreSd, 3)}, shaded ±1 sd); red: the selected γ, the lowest noisy score.`
-        : r.selector === "privtune"
+      $("chart-note").textContent = p.selector === "iter"
+        ? `Blue: each candidate's error count plus Gaussian noise (sd ${fmt(p.scoreSd, 3)}, shaded ±1 sd); red: the selected γ, the lowest noisy score.`
+        : p.selector === "privtune"
           ? `PrivTune releases only the selected run (K = ${r.runs} runs were drawn): one point.`
           : "The fixed-margin learner selects nothing: there is no score to show.";
       $("score-chart").hidden = !drawn;
@@ -91,7 +93,7 @@ export function setupResults(onPredict: () => void): ResultsView {
       table($<HTMLTableElement>("candidates-table"), ["γ", "k", "projected", "T", "σ", "noisy score", ""],
         r.candidates.map((c) => [fmt(c.gamma), String(c.k), c.projected ? "yes" : "no", `${c.T}${c.capped ? "*" : ""}`,
           fmt(c.sigma), fmt(c.noisyScore), c.gamma === r.selectedMargin ? "selected" : ""]),
-        r.candidates.some((c) => c.capped) ? `* T capped at max iterations (${r.maxIterations})` : undefined);
+        r.candidates.some((c) => c.capped) ? `* T capped at max iterations (${p.maxIterations})` : undefined);
 
       $<HTMLTableElement>("ledger").replaceChildren(el("tbody", {}, ...ledger(o).map((row) =>
         el("tr", { "data-key": row.key }, el("th", { scope: "row" }, row.label),

@@ -1,6 +1,6 @@
 // Step 2 (privacy) and step 3 (evaluation split): the form → TrainOptions, a live budget
 // preview from the engine's data-free plan, the δ ≥ 1/n warning and the seeded badge.
-import { DEFAULT_EXPECTED_RUNS, DEFAULT_MAX_ITERATIONS, DEFAULT_RANGE_SHARE, type Plan } from "dpmargin";
+import type { OptionInfo, Plan } from "dpmargin";
 import type { WireTrainOptions, WorkerError } from "../protocol.ts";
 import type { WorkerClient } from "../worker-client.ts";
 import { $, clearError, el, fmt, showError } from "./dom.ts";
@@ -76,10 +76,30 @@ export function showSettingsError(error: WorkerError, focus = false): void {
   }
 }
 
-function planOptions(options: WireTrainOptions) {
-  const { output: _o, seed: _s, intercept: _i, rowNormalization: _r, columnRanges: _c, workers: _w, ...plan } = options;
-  void _o; void _s; void _i; void _r; void _c; void _w;
-  return plan;
+// The fields that show one of the core's options, and where: the Train tab's settings and the
+// Plan tab. applyCoreDefaults fills them from the core's option table once the engine is up.
+const DEFAULT_FIELDS: [option: string, id: string][] = [
+  ["selector", "train-selector"], ["calibration", "train-calibration"], ["score", "score"],
+  ["rowNormalization", "row-normalization"], ["normBound", "norm-bound"], ["intercept", "intercept"],
+  ["maxIterations", "max-iterations"], ["expectedRuns", "expected-runs"], ["rangeShare", "range-share"],
+  ["selector", "selector"], ["calibration", "calibration"], ["expectedRuns", "expectedRuns"],
+];
+
+/** Every field that shows an option of the core starts at the core's default. */
+export function applyCoreDefaults(options: readonly OptionInfo[]): void {
+  const byName = new Map(options.map((o) => [o.name, o]));
+  for (const [name, id] of DEFAULT_FIELDS) {
+    const value = byName.get(name)?.default;
+    if (value === null || value === undefined) continue;
+    const field = $<HTMLInputElement | HTMLSelectElement>(id);
+    if (field instanceof HTMLInputElement && field.type === "checkbox") field.checked = value === true;
+    else if (field.value === "" || field instanceof HTMLSelectElement) field.value = String(value);
+  }
+  // Rule-based defaults: the "default" choice says what the core will do.
+  for (const option of document.querySelectorAll<HTMLOptionElement>("option[data-default]")) {
+    const spec = byName.get(option.dataset.default!);
+    if (spec) option.textContent = `default (${spec.defaultText})`;
+  }
 }
 
 export interface SettingsView {
@@ -89,9 +109,6 @@ export interface SettingsView {
 }
 
 export function setupSettings(client: WorkerClient, onChange: () => void): SettingsView {
-  $<HTMLInputElement>("range-share").value = String(DEFAULT_RANGE_SHARE);
-  $<HTMLInputElement>("max-iterations").value = String(DEFAULT_MAX_ITERATIONS);
-  $<HTMLInputElement>("expected-runs").value = String(DEFAULT_EXPECTED_RUNS);
   // Two workers where the machine has a second core: same mechanism and privacy, and on the
   // benchmark's real tables 1.2–1.4× faster in Chromium (docs/PERFORMANCE.md).
   $<HTMLSelectElement>("workers").value = (navigator.hardwareConcurrency ?? 1) >= 2 ? "2" : "1";
@@ -145,13 +162,13 @@ export function setupSettings(client: WorkerClient, onChange: () => void): Setti
       return;
     }
     const n = trainRows(shape.n, testFraction);
-    const d = shape.d + (options.intercept ? 1 : 0);
     const delta = options.delta as number;
     warning.hidden = !(delta >= 1 / n);
     warning.textContent = `δ = ${fmt(delta)} is not small next to 1/n = ${fmt(1 / n)} (n = ${n} training rows): ` +
       "a mechanism that publishes one random row outright satisfies such a δ. Use δ well below 1/n, e.g. 1e-5 or less.";
     try {
-      const plan = await client.request<Plan>({ type: "account", options: { ...planOptions(options), n, d } });
+      // The plan training would make (the core resolves every default, the intercept in d).
+      const plan = await client.request<Plan>({ type: "plan-for", options, table: { rows: n, features: shape.d } });
       if (mine !== generation) return;
       clearError($("settings-error"));
       markInvalid();

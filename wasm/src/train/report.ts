@@ -1,0 +1,31 @@
+// The report of a run: what the core released (the plan, the selection record, the column
+// ranges), in the public names of types.ts — nothing is recomputed or restated here.
+import type { CoreTrainResult, CoreTrainStart } from "../wasm/dpmargin_core.mjs";
+import type { CandidateReport, TrainReport } from "../types.js";
+import { LIBRARY_VERSION } from "../version.js";
+
+export const SEEDED_WARNING = "not private: seeded (deterministic noise; for tests and demos only)";
+
+export function buildReport(start: CoreTrainStart, result: CoreTrainResult, elapsedMs: number): TrainReport {
+  const { plan, output } = start;
+  // Iter releases every candidate's noisy score; PrivTune only the selected run (SPEC §2.7).
+  const released = plan.selector === "privtune" ? [result.runs[result.selectedRun]] : result.runs;
+  const candidates: CandidateReport[] = released.map((run) => {
+    const c = plan.candidates[run.candidate];
+    return { gamma: c.gamma, k: c.k, projected: c.projected, T: c.T, capped: c.capped, sigma: c.sigma, noisyScore: run.noisyScore };
+  });
+  return {
+    plan,
+    output,
+    selectedMargin: plan.candidates[result.selectedCandidate].gamma,
+    selectedCandidate: result.selectedCandidate,
+    candidates,
+    runs: result.runs.length,
+    columnRanges: result.columnRanges.length ? result.columnRanges : null,
+    rangesPrivate: result.rangesPrivate,
+    seeded: result.seeded,
+    ...(result.seeded ? { warning: SEEDED_WARNING } : {}),
+    elapsedMs,
+    library: LIBRARY_VERSION,
+  };
+}
