@@ -301,7 +301,10 @@ test("settings: invalid ε is named inline, δ ≥ 1/n warns, PrivTune and the f
   await setField("#seed", 3);
   assert.equal(await train(), "done");
   assert.equal(await page.$$eval("#candidates-table tbody tr", (trs) => trs.length), 1, "PrivTune releases the selected run only");
-  assert.match(await page.textContent('#ledger tr[data-key="runs"]'), /K/);
+  // K stays hidden: no ledger row, no released item; shown locally as not private only.
+  assert.equal(await page.$$eval('#ledger tr[data-key="runs"]', (trs) => trs.length), 0);
+  assert.match(await page.textContent("#released-list"), /K hidden/);
+  assert.match(await page.textContent('#result-summary dd[data-key="time"]'), /local only/);
 
   await page.selectOption("#train-selector", "fixed");
   assert.equal(await page.isVisible("#margin"), true);

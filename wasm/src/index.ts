@@ -14,6 +14,7 @@ export type { Accounting } from "./api.js";
 export { DpMarginError } from "./errors.js";
 export type { DpMarginErrorCode } from "./errors.js";
 export type * from "./types.js";
+export { LOCAL_NOTE } from "./train/report.js";
 export { Model } from "./model/model.js";
 export type { ModelFile, ModelPreprocessing, Predictions, PredictCsvOptions, CsvPredictions } from "./model/model.js";
 export type { MarginProfile, ProfileOptions, ProfilePoint, ProfileProgress } from "./profile/profile.js";

@@ -209,10 +209,9 @@ export interface TrainReport {
   selectedMargin: number;
   /** Index of the selected margin in `plan.candidates`. */
   selectedCandidate: number;
-  /** Iter: every candidate with its noisy score; PrivTune: the selected one only. */
+  /** Iter: every candidate with its noisy score; PrivTune: the selected one only (its theorem
+   *  covers the selected run with the number of runs K hidden: K is never released). */
   candidates: CandidateReport[];
-  /** Number of base runs (K for PrivTune). */
-  runs: number;
   /** Column ranges used for min–max scaling ([lo, hi] per feature), null when none; released
    *  with the model (private when `rangesPrivate`). */
   columnRanges: [number, number][] | null;
@@ -220,6 +219,19 @@ export interface TrainReport {
   seeded: boolean;
   /** Present when seeded: outputs of a seeded run are not differentially private. */
   warning?: string;
-  elapsedMs: number;
   library: string;
+}
+
+/**
+ * What a run did that is NOT released and NOT covered by its privacy guarantee: for the user's
+ * own eyes only (never put it in a report, a model file or anything published). PrivTune's
+ * number of runs K and the run time both depend on the data's run, and K is exactly what
+ * PrivTune's theorem keeps hidden.
+ */
+export interface LocalRunInfo {
+  private: false;
+  note: string;
+  /** Base runs made: the number of candidates (iter), K (privtune) or 1 (fixed). */
+  runs: number;
+  elapsedMs: number;
 }

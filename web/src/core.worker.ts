@@ -89,7 +89,7 @@ async function train(id: number, request: TrainRequest): Promise<TrainOutcome> {
   const csv = { label: request.label, positive: request.positive, features: request.features, ...(held ? { rows: split.train } : {}) };
   const controller = cancellable(id);
   try {
-    const { model, report } = await dp.trainCsv(blob, csv, {
+    const { model, report, local } = await dp.trainCsv(blob, csv, {
       ...request.options,
       signal: controller.signal,
       onPlan: (plan) => post({ id, type: "started", plan }),
@@ -101,6 +101,7 @@ async function train(id: number, request: TrainRequest): Promise<TrainOutcome> {
     const onTest = held ? evaluate(await model.predictCsv(blob, { ...evalCsv, rows: split.test })) : null;
     return {
       report,
+      local,
       model: model.toJSON(),
       train: onTrain,
       test: onTest,

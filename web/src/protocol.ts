@@ -3,8 +3,8 @@
 // events for that id, then exactly one "result" or "error". Only structured-cloneable data
 // crosses: Files/Blobs go by reference; the parsed table stays in the worker.
 import type {
-  AccountOptions, ColumnSummary, MarginProfile, ModelFile, OptionInfo, Plan, ProfileProgress, TrainOptions, TrainProgress,
-  TrainReport,
+  AccountOptions, ColumnSummary, LocalRunInfo, MarginProfile, ModelFile, OptionInfo, Plan, ProfileProgress, TrainOptions,
+  TrainProgress, TrainReport,
 } from "dpmargin";
 
 /** Where a CSV comes from: a File the user gave, or a same-origin URL (the shipped samples). */
@@ -81,6 +81,8 @@ export interface Evaluation {
 
 export interface TrainOutcome {
   report: TrainReport;
+  /** Not released, not private: the run count (PrivTune's K) and the time. */
+  local: LocalRunInfo;
   /** The model file (SPEC §5.3) with its label column and positive class. */
   model: ModelFile;
   train: Evaluation;

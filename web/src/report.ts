@@ -24,7 +24,6 @@ export function ledger(o: TrainOutcome): LedgerRow[] {
     { key: "mu-ranges", label: "μ_ranges (private column ranges)", value: r.muRanges > 0 ? f(r.muRanges) : "0 (no private ranges)", raw: r.muRanges },
     { key: "mu-train", label: "μ_train (training and selection)", value: f(r.muTrain), raw: r.muTrain },
     { key: "mu-run", label: "μ per base run", value: f(r.muRun), raw: r.muRun },
-    { key: "runs", label: r.selector === "privtune" ? "base runs K (drawn, released)" : "base runs", value: String(o.report.runs), raw: o.report.runs },
     { key: "score-sd", label: "score noise sd", value: r.selector === "fixed" ? "— (no selection)" : f(r.scoreSd), raw: r.scoreSd },
     { key: "neighbouring", label: "neighbouring datasets", value: "replace one row", raw: r.neighbouring },
     { key: "calibration", label: "calibration", value: r.calibration, raw: r.calibration },
@@ -47,7 +46,7 @@ export function releasedItems(o: TrainOutcome): string[] {
     `the selected margin γ = ${f(r.selectedMargin, 6)} (k = ${selected.k}${selected.projected ? ", JL-projected" : ", no projection"})`,
   ];
   if (p.selector === "iter") items.push(`the noisy score, k, T and σ of all ${r.candidates.length} margin candidates`);
-  else if (p.selector === "privtune") items.push(`the number of runs K = ${r.runs} and the selected candidate only`);
+  else if (p.selector === "privtune") items.push("the selected candidate only (its theorem keeps the number of runs K hidden)");
   else items.push("nothing else (one run at the given margin)");
   if (r.columnRanges) {
     items.push(`${r.columnRanges.length} column ranges [lo, hi]${r.rangesPrivate ? " (estimated privately, μ_ranges)" : " (declared public)"}`);
@@ -58,6 +57,7 @@ export function releasedItems(o: TrainOutcome): string[] {
 /** What the page shows but is not part of the release (and not private). */
 export function localItems(o: TrainOutcome): string[] {
   const items = [`accuracy on the ${o.split.trainRows} training rows`];
+  items.push(`the run count (${o.local.runs}${o.report.plan.selector === "privtune" ? " = K" : ""}) and the time (${Math.round(o.local.elapsedMs)} ms): never publish them`);
   if (o.test) items.push(`accuracy and confusion matrix on the ${o.test.rows} held-out rows`);
   else items.push("confusion matrix on the training rows");
   items.push("the data preview and column types");
@@ -75,7 +75,7 @@ export function reportJSON(o: TrainOutcome, dataName: string): Record<string, un
     seeded: r.seeded,
     privacy: {
       epsilon: p.epsilon, delta: p.delta, epsilonSpent: p.epsilonSpent, mu: p.mu,
-      muRanges: p.muRanges, muTrain: p.muTrain, muRun: p.muRun, runs: r.runs, scoreSd: p.scoreSd,
+      muRanges: p.muRanges, muTrain: p.muTrain, muRun: p.muRun, scoreSd: p.scoreSd,
       rangeShare: p.rangeShare, neighbouring: p.neighbouring, calibration: p.calibration,
       selector: p.selector, score: p.score, output: r.output, maxIterations: p.maxIterations,
     },
@@ -93,7 +93,6 @@ export function reportJSON(o: TrainOutcome, dataName: string): Record<string, un
       split: { testFraction: o.split.testFraction, seed: o.split.seed },
       train: o.train, test: o.test,
     },
-    elapsedMs: r.elapsedMs,
     library: r.library,
   };
 }

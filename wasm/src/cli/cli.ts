@@ -219,7 +219,7 @@ async function trainCommand(dp: DpMargin, argv: string[]): Promise<void> {
     ...(ignore ? { ignore } : {}),
   };
   // Two streaming passes into wasm memory, then training; the data are never copied into JS.
-  const { model, report, table: read } = await dp.trainCsv(csvFile(files[0]), csv,
+  const { model, report, local, table: read } = await dp.trainCsv(csvFile(files[0]), csv,
     options as unknown as Parameters<DpMargin["trainCsv"]>[2]);
   // Accuracy on the user's own data: computed locally, not differentially private. Everything is
   // computed before anything is written, so bad test data leaves no model file behind.
@@ -243,11 +243,12 @@ async function trainCommand(dp: DpMargin, argv: string[]): Promise<void> {
     trainAccuracyNote: "computed on the training data; not differentially private",
     seeded: report.seeded,
     ...(report.warning ? { warning: report.warning } : {}),
-    elapsedMs: report.elapsedMs,
     label: read.label,
     features: read.featureNames,
     delimiter: read.delimiter,
     report,
+    // Not released, not private: the run count (PrivTune's K) and the time.
+    local,
   };
   if (v.out !== undefined) await writeFile(v.out as string, JSON.stringify(model.toJSON(), null, 2) + "\n");
   if (report.seeded) process.stderr.write(`dpmargin: warning: ${SEEDED_WARNING}\n`);
@@ -258,8 +259,9 @@ async function trainCommand(dp: DpMargin, argv: string[]): Promise<void> {
   const lines = [
     `dpmargin train — ${plan.selector} selection, ${plan.calibration} calibration${report.seeded ? "  [NOT PRIVATE: seeded]" : ""}`,
     `  (ε, δ) = (${plan.epsilon}, ${plan.delta}), μ = ${formatNumber(plan.mu, 8)}, replace-one neighbours; n = ${plan.n}, d = ${plan.d}`,
-    `  selected margin γ = ${formatNumber(report.selectedMargin)} (k = ${selected.k}${selected.projected ? ", projected" : ""}), ${report.runs} base run(s), ${Math.round(report.elapsedMs)} ms`,
+    `  selected margin γ = ${formatNumber(report.selectedMargin)} (k = ${selected.k}${selected.projected ? ", projected" : ""})`,
     `  train accuracy ${(trainAccuracy * 100).toFixed(2)}% (not private)` + (test ? `, test accuracy ${(testAccuracy! * 100).toFixed(2)}% on ${test.rows} rows` : ""),
+    `  local, not private: ${local.runs} base run(s) in ${Math.round(local.elapsedMs)} ms`,
   ];
   if (plan.selector === "iter") {
     lines.push("", "  candidates (released): gamma, k, T, noisy score");

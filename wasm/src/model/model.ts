@@ -43,7 +43,7 @@ export interface ModelFile {
     calibration: string; selector: string; seeded: boolean;
   };
   selection: {
-    gamma: number; k: number; projected: boolean; runs: number;
+    gamma: number; k: number; projected: boolean;
     candidates: TrainReport["candidates"];
   };
   library: string;
@@ -115,7 +115,7 @@ export class Model {
       selection: {
         gamma: t.report.selectedMargin, k: plan.candidates[t.report.selectedCandidate].k,
         projected: plan.candidates[t.report.selectedCandidate].projected,
-        runs: t.report.runs, candidates: t.report.candidates,
+        candidates: t.report.candidates,
       },
       library: LIBRARY_VERSION,
     });

@@ -11,9 +11,9 @@ import type { CsvSource } from "../csv/source.js";
 import type { CsvReadOptions } from "../csv/columns.js";
 import type { TableSchema } from "../csv/reader.js";
 import { readCsvToCore } from "../csv/core.js";
-import type { MethodOptions, Plan, PreprocessingOptions, TrainProgress, TrainReport } from "../types.js";
+import type { LocalRunInfo, MethodOptions, Plan, PreprocessingOptions, TrainProgress, TrainReport } from "../types.js";
 import { Model } from "../model/model.js";
-import { buildReport } from "./report.js";
+import { buildLocal, buildReport } from "./report.js";
 import { cancelled, now, runChunked } from "./chunked.js";
 import { MAX_WORKERS, trainOnShards, type ShardHost } from "../shards/sharded.js";
 
@@ -39,8 +39,11 @@ export interface TrainOptions extends MethodOptions, PreprocessingOptions {
 }
 
 export interface TrainResult {
+  /** The released model and its report: exactly what the privacy accounting covers. */
   model: Model;
   report: TrainReport;
+  /** Not released, not private: run count and time, for the user's own eyes. */
+  local: LocalRunInfo;
 }
 
 /** What `trainCsv` returns: the model and report of `train`, and what was read. */
@@ -146,12 +149,12 @@ async function run(core: CoreModule, dataset: CoreDataset, c: Control, columns: 
       await runChunked((budget) => unwrap(t.advance(budget)), afterChunk, signal, "training");
     }
     const result = unwrap(trainer.result());
-    const report = buildReport(start, result, now() - started);
+    const report = buildReport(start, result);
     const model = Model.fromTraining(core, {
       weights: result.weights, columns, featureNames, report, label,
       preprocessing: { ...start.preprocessing, columnRanges: report.columnRanges },
     });
-    return { model, report };
+    return { model, report, local: buildLocal(result, now() - started) };
   } finally {
     dispose(trainer);
   }

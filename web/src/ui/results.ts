@@ -69,7 +69,7 @@ export function setupResults(onPredict: () => void): ResultsView {
           "train-accuracy", String(o.train.accuracy)],
         ["dimension k", `${selected.k}${selected.projected ? " (JL projection)" : " (no projection)"}`, "k"],
         ["privacy", `ε = ${fmt(p.epsilon)}, δ = ${fmt(p.delta)}, μ = ${fmt(p.mu)}`, "privacy"],
-        ["time", `${seconds(r.elapsedMs)} (${r.runs} base run${r.runs === 1 ? "" : "s"})`, "time"],
+        ["time (not private)", `${seconds(o.local.elapsedMs)} (${o.local.runs} base run${o.local.runs === 1 ? "" : "s"}; local only)`, "time"],
       ];
       $("result-summary").replaceChildren(...summary.flatMap(([term, text, key, value]) => [
         el("dt", {}, term),
@@ -86,7 +86,7 @@ export function setupResults(onPredict: () => void): ResultsView {
       $("chart-note").textContent = p.selector === "iter"
         ? `Blue: each candidate's error count plus Gaussian noise (sd ${fmt(p.scoreSd, 3)}, shaded ±1 sd); red: the selected γ, the lowest noisy score.`
         : p.selector === "privtune"
-          ? `PrivTune releases only the selected run (K = ${r.runs} runs were drawn): one point.`
+          ? "PrivTune releases only the selected run (how many runs were drawn stays hidden): one point."
           : "The fixed-margin learner selects nothing: there is no score to show.";
       $("score-chart").hidden = !drawn;
 

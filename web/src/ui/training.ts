@@ -129,7 +129,7 @@ export function setupTraining(client: WorkerClient, hooks: {
       }
       const elapsed = performance.now() - started;
       $("elapsed").textContent = seconds(elapsed);
-      status.textContent = `Done in ${seconds(elapsed)}: ${outcome.report.runs} base run${outcome.report.runs === 1 ? "" : "s"}, ` +
+      status.textContent = `Done in ${seconds(elapsed)}: ${outcome.local.runs} base run${outcome.local.runs === 1 ? "" : "s"} (local, not private), ` +
         `selected γ = ${fmt(outcome.report.selectedMargin, 4)}${outcome.report.seeded ? " — seeded, NOT private" : ""}.`;
       finish("done");
       hooks.onDone(outcome);
