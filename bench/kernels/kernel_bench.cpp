@@ -149,7 +149,8 @@ int main(int argc, char** argv) {
         dpmargin::bench::old::hingeGradientSum(d.rows(), c[0], w0, scratch, g);
         dpmargin::learn::hingeGradientSum(d.rows(), c[0], w0, scratch, g);
         dpmargin::bench::old::batchedGradients(d.rows(), c, w, margins, coefficients, block, out);
-        dpmargin::learn::kernels::hingeGradients(d.rows(), c.data(), w.data(), d.k, m, block.data(), out.data());
+        std::vector<double> comp(d.k * m);
+        dpmargin::learn::kernels::hingeGradients(d.rows(), c.data(), w.data(), d.k, m, block.data(), comp.data(), out.data());
       }
     }
   }
@@ -163,6 +164,7 @@ int main(int argc, char** argv) {
       const auto ki = static_cast<Eigen::Index>(k), mi = static_cast<Eigen::Index>(m);
       Eigen::MatrixXf margins(128, mi), coefficients(128, mi), block(ki, mi);
       Eigen::MatrixXd outOld(ki, mi), outNew(ki, mi);
+      std::vector<double> comp(k * m);
       Eigen::VectorXf scratch(ki), w0 = w.col(0);
       Eigen::VectorXd g(ki);
       Timing tOld{0, 0}, tNew{0, 0};
@@ -177,7 +179,7 @@ int main(int argc, char** argv) {
           dpmargin::bench::old::batchedGradients(rows, c, w, margins, coefficients, block, outOld);
         });
         if (runNew) tNew = timeIt(reps, [&] {
-          dpmargin::learn::kernels::hingeGradients(rows, c.data(), w.data(), k, m, block.data(), outNew.data());
+          dpmargin::learn::kernels::hingeGradients(rows, c.data(), w.data(), k, m, block.data(), comp.data(), outNew.data());
         });
       }
       double diff = (outOld - outNew).norm() / std::max(1e-300, outOld.norm());

@@ -131,7 +131,8 @@ TEST(GradientKernel, MatchesTheDoubleReferenceOnManyShapes) {
       // Batched entry point (stale scratch on entry must not matter).
       Eigen::MatrixXf block = Eigen::MatrixXf::Constant(Eigen::Index(p.k), Eigen::Index(m), 7.0f);
       Eigen::MatrixXd got = Eigen::MatrixXd::Constant(Eigen::Index(p.k), Eigen::Index(m), 3.0);
-      kernels::hingeGradients(p.rows(), p.c.data(), p.w.data(), p.k, m, block.data(), got.data());
+      std::vector<double> compensation(p.k * m, 5.0);  // stale scratch on entry must not matter
+      kernels::hingeGradients(p.rows(), p.c.data(), p.w.data(), p.k, m, block.data(), compensation.data(), got.data());
       expectWithinBound(got, want, absSum, "batched", p);
       if (::testing::Test::HasFatalFailure()) return;
       // Single-candidate entry point, candidate by candidate.
@@ -158,11 +159,12 @@ TEST(GradientKernel, NoActiveRowGivesZeroAndEmptyInputIsZero) {
   Eigen::VectorXd c = Eigen::VectorXd::Constant(5, 0.5);
   Eigen::MatrixXf block(Eigen::Index(k), 5);
   Eigen::MatrixXd out = Eigen::MatrixXd::Constant(Eigen::Index(k), 5, 9.0);
-  kernels::hingeGradients(rows, c.data(), w.data(), k, 5, block.data(), out.data());
+  std::vector<double> compensation(k * 5);
+  kernels::hingeGradients(rows, c.data(), w.data(), k, 5, block.data(), compensation.data(), out.data());
   EXPECT_TRUE((out.array() == 0.0).all());
   const ClippedRows none{z.data(), k, s.data(), y.data(), 0, k};
   out.setConstant(9.0);
-  kernels::hingeGradients(none, c.data(), w.data(), k, 5, block.data(), out.data());
+  kernels::hingeGradients(none, c.data(), w.data(), k, 5, block.data(), compensation.data(), out.data());
   EXPECT_TRUE((out.array() == 0.0).all());
 }
 

@@ -106,6 +106,13 @@ std::uint64_t ngdIterationsBound(std::uint64_t n, double muRun, std::uint64_t k,
   return toCount(math::ddCeil(math::ddDiv(squaredBudget(n, muRun), denominator)));
 }
 
+double floatSumSlack(std::uint64_t n) {
+  const double u = 0x1p-24, v = 0x1p-53;
+  const double gamma127 = 127 * u / (1 - 127 * u);
+  const double block = 128 * gamma127;  // one block of 128 float terms, each of norm ≤ R
+  return block + 12.001 * v * static_cast<double>(n) * (1 + block);
+}
+
 double ngdSigma(double sensitivity, std::uint64_t T, double muRun) {
   requirePositive("sensitivity", sensitivity);
   requireCount("T", T);

@@ -236,9 +236,10 @@ bool chunk(const ClippedRows& rows, const Shape& s, std::size_t begin, std::size
 #define KCFG4 1, 2, 2
 #endif
 void hingeGradients(const ClippedRows& rows, const double* c, const float* w, std::size_t ldw,
-                    std::size_t m, float* partial, double* out) {
+                    std::size_t m, float* partial, double* compensation, double* out) {
   const std::size_t k = rows.k;
   std::fill(out, out + k * m, 0.0);
+  std::fill(compensation, compensation + k * m, 0.0);
   std::fill(partial, partial + k * m, 0.0f);
   const Shape s = makeShape(k);
   const float inf = std::numeric_limits<float>::infinity();
@@ -259,8 +260,13 @@ void hingeGradients(const ClippedRows& rows, const double* c, const float* w, st
       }
     }
     if (!any) continue;
+    // Kahan: the rounding of the running double sum stays ~2v·Σ|block sums| however many
+    // blocks there are (the float-sensitivity bound relies on it; no FMA, no reassociation).
     for (std::size_t t = 0; t < k * m; ++t) {
-      out[t] += static_cast<double>(partial[t]);
+      const double y = static_cast<double>(partial[t]) - compensation[t];
+      const double sum = out[t] + y;
+      compensation[t] = (sum - out[t]) - y;
+      out[t] = sum;
       partial[t] = 0.0f;
     }
   }

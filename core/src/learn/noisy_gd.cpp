@@ -1,6 +1,7 @@
 #include "dpmargin/learn/noisy_gd.hpp"
 
 #include <algorithm>
+#include <vector>
 
 #include "dpmargin/error.hpp"
 #include "dpmargin/learn/kernels.hpp"
@@ -20,7 +21,8 @@ void hingeGradientSum(const ClippedRows& rows, double c, const Eigen::VectorXf& 
   if (w.size() != k) throwBadParameter("w", "of length k", double(w.size()));
   if (scratch.size() != k) scratch.resize(k);
   if (out.size() != k) out.resize(k);
-  kernels::hingeGradients(rows, &c, w.data(), rows.k, 1, scratch.data(), out.data());
+  std::vector<double> compensation(rows.k);  // convenience entry (tests): may allocate
+  kernels::hingeGradients(rows, &c, w.data(), rows.k, 1, scratch.data(), compensation.data(), out.data());
 }
 
 void noisyStep(const NoisyGdParams* params, std::size_t m, Eigen::Ref<Eigen::MatrixXd> gradient,

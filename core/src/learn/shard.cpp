@@ -83,6 +83,7 @@ void Shard::setup(const StepSetup& s) {
   rows_.scale = scale_.data();
   c_ = s.c;
   partial_.assign(s.k * static_cast<std::size_t>(c_.size()), 0.0f);
+  compensation_.assign(partial_.size(), 0.0);
   ready_ = true;
 }
 
@@ -93,7 +94,7 @@ void Shard::gradients(const Eigen::MatrixXf& w, Eigen::MatrixXd& out) {
   }
   out.resize(w.rows(), w.cols());
   kernels::hingeGradients(rows_, c_.data(), w.data(), rows_.k, static_cast<std::size_t>(w.cols()),
-                          partial_.data(), out.data());
+                          partial_.data(), compensation_.data(), out.data());
 }
 
 void Shard::countErrors(const Eigen::MatrixXd& w, std::uint64_t* out) const {

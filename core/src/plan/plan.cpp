@@ -168,7 +168,8 @@ CandidatePlan planCandidate(const PlanRequest& r, const Plan& plan, double gamma
   }
   c.capped = c.TUncapped > r.maxIterations;
   c.T = c.capped ? r.maxIterations : c.TUncapped;
-  c.sigma = ngdSigma(c.sensitivity, c.T, plan.muRun);
+  // σ covers the sums the kernel computes, not only exact ones (floatSumSlack).
+  c.sigma = ngdSigma(c.sensitivity * (1.0 + plan.floatSlack), c.T, plan.muRun);
   requireNoiseInRange(r, c.sigma);
   c.stepSize = ngdStepSize(r.n, c.sensitivity, c.k, c.sigma, c.T, r.stepScale);
   // Against the unit-norm reference separator (D = 1, whatever the step rule).
@@ -245,6 +246,7 @@ Plan makePlan(const PlanRequest& request) {
   Plan plan;
   plan.request = request;
   plan.beta = request.jlFailure;
+  plan.floatSlack = floatSumSlack(request.n);
   const std::vector<double> grid = request.selector == Selector::kFixed
                                        ? std::vector<double>{request.margin}
                                        : marginGrid(request.n, request.normBound);

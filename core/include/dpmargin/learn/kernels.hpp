@@ -18,10 +18,11 @@ inline constexpr std::size_t kRowsPerBlock = 128;
 //   −(1/c_j) Σ_i [y_i s_i ⟨w_j, z_i⟩ < c_j] · y_i s_i z_i
 // where the margin ⟨w_j, z_i⟩ is a float dot product, the test is made in float against
 // float(c_j), each product y_i s_i z_ik is a float, the products are summed in float within a
-// block of kRowsPerBlock rows and the block sums are added in double. `w` is k × m column-major
-// with leading dimension `ldw` ≥ k; `partial` is k·m floats of scratch (contents on entry are
-// ignored). No allocation.
+// block of kRowsPerBlock rows and the block sums are added in double with Kahan compensation
+// (so the rounding of the double sum grows like 2v·Σ, not n·v·Σ: accounting::floatSumSlack).
+// `w` is k × m column-major with leading dimension `ldw` ≥ k; `partial` is k·m floats and
+// `compensation` k·m doubles of scratch (contents on entry are ignored). No allocation.
 void hingeGradients(const ClippedRows& rows, const double* c, const float* w, std::size_t ldw,
-                    std::size_t m, float* partial, double* out);
+                    std::size_t m, float* partial, double* compensation, double* out);
 
 }  // namespace dpmargin::learn::kernels

@@ -26,7 +26,8 @@ struct ClippedRows {
 
 // Σ_i ∇ℓ_c(w; s_i z_i, y_i) for ℓ_c(w; z, y) = max(0, 1 − y⟨w, z⟩/c): one fused pass over the
 // rows (margin and subgradient per row), float products, double accumulation per block of rows.
-// `scratch` must have k entries; `out` gets the sum. No allocation.
+// `scratch` is resized to k entries; `out` gets the sum. A convenience entry of the kernel
+// (kernels.hpp) for tests and benchmarks; it allocates the kernel's compensation scratch.
 void hingeGradientSum(const ClippedRows& rows, double c, const Eigen::VectorXf& w,
                       Eigen::VectorXf& scratch, Eigen::VectorXd& out);
 

@@ -71,7 +71,8 @@ class Shard {
   Eigen::VectorXd c_;
   std::vector<float> projected_, scale_;
   bool ready_ = false;
-  std::vector<float> partial_;  // the kernel's k × m float block sums (allocated by setup())
+  std::vector<float> partial_;         // the kernel's k × m float block sums and
+  std::vector<double> compensation_;   // Kahan compensations (allocated by setup())
 };
 
 }  // namespace dpmargin::learn

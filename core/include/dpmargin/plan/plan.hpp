@@ -73,11 +73,11 @@ struct CandidatePlan {
   std::uint64_t k = 0;       // dimension trained in: k_γ if projected, else d
   double c = 0;              // hinge scale
   double clipRadius = 0;     // R
-  double sensitivity = 0;    // Δ = 2R/c (replace-one)
+  double sensitivity = 0;    // Δ = 2R/c (replace-one, exact arithmetic)
   std::uint64_t T = 0;                    // noisy-GD iterations actually run
   std::uint64_t TUncapped = 0;            // T by the calibration rule before maxIterations
   bool capped = false;                    // maxIterations bound
-  double sigma = 0;          // per-step gradient noise sd, from the integer T
+  double sigma = 0;          // per-step noise sd Δ(1 + κ)√T/μ_run, from the integer T
   double stepSize = 0;       // η = D/√(T(n²Δ² + kσ²)) with D = the plan's stepScale
   double noiseFloorRatio = 0;  // 2Δ√k/(n μ_run): the pruning criterion (D = 1)
   double scorePenalty = 0;   // population-score penalty (0 for the empirical score)
@@ -92,6 +92,9 @@ struct Plan {
   double muRun = 0;             // μ of each base run
   double scoreSd = 0;           // sd of the Gaussian noise on each count score (Δ_U = 1)
   double epsilonSpent = 0;      // ε recomputed from muTotal by the same accounting (≤ ε)
+  // κ: the computed (floating-point) gradient sums move by at most Δ(1 + κ) when a row is
+  // replaced (accounting::floatSumSlack), so σ is calibrated to Δ(1 + κ).
+  double floatSlack = 0;
   // PrivTune only:
   double tnbR = 0;              // r of TNB_{η, r}
   double tnbEta = 0;
@@ -148,6 +151,7 @@ void describePlan(const Plan& p, Writer& v) {
   v.number("muRun", p.muRun);
   v.number("scoreSd", p.scoreSd);
   v.number("epsilonSpent", p.epsilonSpent);
+  v.number("floatSlack", p.floatSlack);
   v.text("neighbouring", "replace-one");
   if (r.selector == Selector::kPrivTune) {
     v.number("expectedRuns", r.expectedRuns);
