@@ -60,8 +60,9 @@ CellClassifier::CellClassifier(const std::vector<std::string>& missingTokens, ch
   for (const std::string& token : tokens_) {
     if (token.size() < 64) lengths_ |= std::uint64_t{1} << token.size();
     float ignored;
-    if (parseNumber(token.data(), token.data() + token.size(), decimal, ignored) !=
-        NumberStatus::kNotNumber) {
+    // Only a token that reads as a finite number competes with numbers ("NaN" never does).
+    if (parseNumber(token.data(), token.data() + token.size(), decimal, ignored) ==
+        NumberStatus::kNumber) {
       numericToken_ = true;
     }
   }

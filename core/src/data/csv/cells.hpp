@@ -30,6 +30,42 @@ inline bool startsPlainNumber(char c, char decimal) {
   return (c >= '0' && c <= '9') || c == '-' || c == decimal;
 }
 
+// The commonest cell of a numeric table, "-0.123456": an optional '-', at most 15 digits with
+// an optional decimal mark, no exponent. Its value is m / 10^k with m < 2^53 and k ≤ 15, both
+// exact doubles, so one IEEE division is the correctly rounded result: what fast_float's own
+// fast path (Clinger's) computes, bit for bit, without its call and generality. Returns the
+// end of the number, or nullptr when the text is not of that form or runs into `end`
+// (then fast_float, or the general path, decides).
+inline const char* parseShortDecimal(const char* p, const char* end, char decimal,
+                                     double& value) {
+  static constexpr double kPow10[16] = {1e0, 1e1, 1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
+                                        1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15};
+  const bool negative = *p == '-';
+  p += negative;
+  std::uint64_t m = 0;
+  const char* const start = p;
+  while (p < end && static_cast<unsigned char>(*p - '0') < 10) {
+    m = 10 * m + static_cast<unsigned char>(*p - '0');
+    ++p;
+  }
+  std::ptrdiff_t digits = p - start;
+  std::ptrdiff_t fraction = 0;
+  if (p < end && *p == decimal) {
+    const char* const first = ++p;
+    while (p < end && static_cast<unsigned char>(*p - '0') < 10) {
+      m = 10 * m + static_cast<unsigned char>(*p - '0');
+      ++p;
+    }
+    fraction = p - first;
+    digits += fraction;
+  }
+  if (digits == 0 || digits > 15 || p >= end || *p == 'e' || *p == 'E') return nullptr;
+  double v = static_cast<double>(m);
+  if (fraction > 0) v /= kPow10[fraction];
+  value = negative ? -v : v;
+  return p;
+}
+
 class CellClassifier {
  public:
   CellClassifier() = default;
