@@ -129,9 +129,9 @@ class CsvStream {
     encoding_ = dialect_.encoding;
     std::memset(special_, 0, sizeof special_);
     special_[static_cast<unsigned char>(delimiter_)] = 1;
-    special_['\n'] = special_['\r'] = 1;
+    special_[static_cast<unsigned char>('\n')] = special_[static_cast<unsigned char>('\r')] = 1;
     std::memset(quoted_, 0, sizeof quoted_);
-    quoted_['"'] = quoted_['\n'] = quoted_['\r'] = 1;
+    for (const unsigned char c : {'"', '\n', '\r'}) quoted_[c] = 1;
     numberOptions_ = fast_float::parse_options(fast_float::chars_format::general, decimal_);
     // The fast path reads a number straight off the chunk; it cannot when the decimal mark
     // also splits fields.
