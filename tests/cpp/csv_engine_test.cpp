@@ -9,6 +9,7 @@
 #include <limits>
 
 #include "csv_test_util.hpp"
+#include "data/csv/cells.hpp"
 
 namespace {
 
@@ -299,6 +300,30 @@ TEST(CsvEngine, NumericPlanErrorsNameTheCell) {
   const Error pass2 = errorOf([&] { fillCsv(text.data(), text.size(), scan, plan, {{x.data(), 2, nullptr, 4}}); });
   EXPECT_EQ(std::string(pass2.what()), std::string(e.what()));
   EXPECT_EQ(pass2.location().line, 3);
+}
+
+TEST(CsvEngine, DefaultTokensKeepTheNumberFastPath) {
+  // "NaN" and friends are tokens but never finite numbers: numbers need not be checked
+  // against the tokens first (that check would turn the tokenizer's fast path off).
+  EXPECT_FALSE(dpmargin::data::csv::CellClassifier(defaultMissingTokens(), '.', CsvEncoding::kUtf8)
+                   .numericTokens());
+  EXPECT_TRUE(dpmargin::data::csv::CellClassifier({"", "-999"}, '.', CsvEncoding::kUtf8)
+                  .numericTokens());
+}
+
+TEST(CsvEngine, HugeRowCapIsNoCap) {
+  CsvOptions o;
+  o.maxRowBytes = std::numeric_limits<std::size_t>::max();
+  const Outcome out = readAuto("a,b\n1,2\n3,4\n", o, "", 1);
+  ASSERT_TRUE(out.ok) << out.describe();
+  EXPECT_EQ(out.scan.rows, 2u);
+  FillPlan plan;
+  plan.columns = {column(ColumnRole::kNumeric, 0), column(ColumnRole::kNumeric, 1000000000)};
+  std::vector<float> x(4);
+  // An absurd output position is refused by the stride check, without allocating for it.
+  EXPECT_EQ(errorOf([&] { fillCsv("a,b\n1,2\n3,4\n", 12, out.scan, plan, {{x.data(), 2, nullptr, 2}}); })
+                .parameter(),
+            "targets[0].features");
 }
 
 TEST(CsvEngine, MissingTokensAreConfigurable) {

@@ -185,15 +185,14 @@ class FillSink {
                                   std::to_string(plan.columns.size()));
     }
     const std::size_t width = plan.width();
-    std::vector<bool> used(width, false);
+    std::unordered_set<std::size_t> used;
     bool label = false;
     for (std::size_t j = 0; j < n; ++j) {
       const ColumnPlan& p = plan.columns[j];
       const std::string name = "plan.columns[" + std::to_string(j) + "]";
       const bool valued = p.role == ColumnRole::kNumeric || p.role == ColumnRole::kCategorical;
       if (valued) {
-        if (used[p.output]) badPlan(name + ".output", "unique among the columns");
-        used[p.output] = true;
+        if (!used.insert(p.output).second) badPlan(name + ".output", "unique among the columns");
       }
       if (p.role == ColumnRole::kLabel) {
         if (label) badPlan(name + ".role", "label for one column only");

@@ -102,7 +102,7 @@ class CsvStream {
     const std::size_t breaks = lf_ > cr_ ? lf_ : cr_;
     const std::size_t n = sample_.size();
     return breaks >= kSampleBreaks || (n >= kSampleBytes && breaks >= 1) ||
-           n > options_.maxRowBytes + 3;
+           (n > 3 && n - 3 > options_.maxRowBytes);  // (a byte order mark + a row over the cap)
   }
 
   void startBody(bool final) {
