@@ -35,6 +35,16 @@ const char* errorCodeName(ErrorCode code) noexcept {
       return "CANCELLED";
     case ErrorCode::kInternal:
       return "INTERNAL";
+    case ErrorCode::kCsvParse:
+      return "CSV_PARSE";
+    case ErrorCode::kRaggedRow:
+      return "RAGGED_ROW";
+    case ErrorCode::kNonNumeric:
+      return "NON_NUMERIC";
+    case ErrorCode::kMissingValue:
+      return "MISSING_VALUE";
+    case ErrorCode::kLabelNotFound:
+      return "LABEL_NOT_FOUND";
   }
   return "INTERNAL";
 }

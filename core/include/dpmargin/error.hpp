@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 namespace dpmargin {
 
@@ -18,22 +19,47 @@ enum class ErrorCode {
   kOutOfMemory,
   kCancelled,
   kInternal,
+  // Data-file errors of the CSV engine (core/include/dpmargin/data/csv.hpp). Appended, so the
+  // values above keep their numbers; the names match the JS DpMarginError codes.
+  kCsvParse,       // not a readable CSV: empty, encoding, quotes, header problems
+  kRaggedRow,      // a row with more or fewer fields than the header
+  kNonNumeric,     // text in a column planned as numeric
+  kMissingValue,   // a missing cell where the plan forbids it
+  kLabelNotFound,  // the label column named by the caller is not in the header
 };
 
 // Stable, public names ("BAD_PARAMETER", …) shared with the JS DpMarginError.code.
 const char* errorCodeName(ErrorCode code) noexcept;
 
+// Where in a data file an error is, for callers that want more than the message (a UI that
+// highlights the cell). -1 means "not applicable"; lines are 1-based file lines, bytes and
+// column indexes 0-based.
+struct ErrorLocation {
+  std::int64_t line = -1;
+  std::int64_t byte = -1;
+  std::int64_t columnIndex = -1;  // the column name below is meaningful iff columnIndex >= 0
+  std::string column;
+};
+
 class Error : public std::runtime_error {
  public:
   Error(ErrorCode code, std::string parameter, const std::string& message)
       : std::runtime_error(message), code_(code), parameter_(std::move(parameter)) {}
+  Error(ErrorCode code, std::string parameter, const std::string& message, ErrorLocation location)
+      : std::runtime_error(message),
+        code_(code),
+        parameter_(std::move(parameter)),
+        location_(std::move(location)) {}
   ErrorCode code() const noexcept { return code_; }
   // Name of the offending parameter (empty when the error is not about one parameter).
   const std::string& parameter() const noexcept { return parameter_; }
+  // Line, byte and column of a data error (all -1 for other errors).
+  const ErrorLocation& location() const noexcept { return location_; }
 
  private:
   ErrorCode code_;
   std::string parameter_;
+  ErrorLocation location_;
 };
 
 // The shortest decimal that reads back as `value` ("0.1", "1e-05", "nan", "inf").

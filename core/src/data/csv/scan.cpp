@@ -1,0 +1,288 @@
+// Pass 1: the dialect, the header, the row count and a bounded summary of every column.
+#include <algorithm>
+#include <unordered_map>
+#include <utility>
+
+#include "data/csv/common.hpp"
+#include "data/csv/stream.hpp"
+#include "data/csv/string_table.hpp"
+
+namespace dpmargin::data {
+namespace csv {
+
+std::vector<std::string> headerNames(const std::vector<std::string>& raw, CsvEncoding encoding) {
+  std::vector<std::string> names;
+  names.reserve(raw.size());
+  for (const std::string& cell : raw) {
+    const char* b = cell.data();
+    const char* e = b + cell.size();
+    trim(b, e, encoding);
+    names.push_back(toUtf8(b, e, encoding));
+  }
+  return names;
+}
+
+void checkDuplicateNames(const std::vector<std::string>& names, std::int64_t line) {
+  std::unordered_map<std::string, std::size_t> position;
+  position.reserve(names.size());
+  for (std::size_t j = 0; j < names.size(); ++j) {
+    const auto inserted = position.emplace(names[j], j);
+    if (!inserted.second) {
+      ErrorLocation location;
+      location.line = line;
+      location.columnIndex = static_cast<std::int64_t>(j);
+      location.column = names[j];
+      throw Error(ErrorCode::kCsvParse, "",
+                  "duplicate column name " + quote(names[j]) + " in the header (line " +
+                      std::to_string(line) + ", columns " +
+                      std::to_string(inserted.first->second + 1) + " and " +
+                      std::to_string(j + 1) + ")",
+                  location);
+    }
+  }
+}
+
+void throwRagged(std::int64_t line, std::uint32_t fields, std::size_t width) {
+  ErrorLocation location;
+  location.line = line;
+  throw Error(ErrorCode::kRaggedRow, "",
+              "line " + std::to_string(line) + " has " + std::to_string(fields) +
+                  (fields == 1 ? " field" : " fields") + "; the header has " +
+                  std::to_string(width),
+              location);
+}
+
+void throwEmpty() {
+  throw Error(ErrorCode::kCsvParse, "", "the file is empty (no header row)");
+}
+
+void throwNoRows(std::int64_t headerLine) {
+  ErrorLocation location;
+  location.line = headerLine;
+  throw Error(ErrorCode::kCsvParse, "",
+              "the file has a header (line " + std::to_string(headerLine) + ") but no data rows",
+              location);
+}
+
+void throwMisuse(const char* what) { throw Error(ErrorCode::kInternal, "", what); }
+
+namespace {
+
+// Cells quoted by a summary are kept up to this size (messages show 40 characters).
+constexpr std::size_t kSampleValueBytes = 1024;
+
+struct ColumnState {
+  ColumnSummary summary;  // counts and first cells; distinct values are built at the end
+  StringTable distinct;
+  std::vector<std::uint64_t> counts;
+  bool capped = false;
+};
+
+class ScanSink {
+ public:
+  explicit ScanSink(const CsvOptions& options) : options_(options) {}
+
+  void attach(const std::int64_t* rowLine) { rowLine_ = rowLine; }
+
+  void start(const CsvDialect& dialect) {
+    classifier_ = CellClassifier(options_.missingTokens, dialect.decimal, dialect.encoding);
+    encoding_ = dialect.encoding;
+    fast_ = !classifier_.numericTokens();
+  }
+
+  bool fastNumber(std::uint32_t field) const { return fast_ && field < width_; }
+
+  void number(std::uint32_t field, float, const char* b, const char* e) {
+    if (inHeader_) {
+      headerRaw_.emplace_back(b, e);
+      return;
+    }
+    if (field >= width_) return;
+    ColumnState& c = columns_[field];
+    ++c.summary.numbers;
+    track(c, b, e);
+  }
+
+  void cell(std::uint32_t field, const char* b, const char* e) {
+    if (inHeader_) {
+      headerRaw_.emplace_back(b, e);
+      return;
+    }
+    if (field >= width_) return;
+    ColumnState& c = columns_[field];
+    float value;
+    NumberStatus status;
+    switch (classifier_.classify(b, e, value, status)) {
+      case CellClass::kNumber:
+        ++c.summary.numbers;
+        break;
+      case CellClass::kMissing:
+        if (c.summary.missing++ == 0) remember(c.summary.firstMissing, b, e);
+        return;  // not a value: missing cells stay out of the distinct values
+      case CellClass::kNonFinite:
+        if (c.summary.nonFinite++ == 0) remember(c.summary.firstNonFinite, b, e);
+        break;
+      case CellClass::kText:
+        if (c.summary.text++ == 0) remember(c.summary.firstText, b, e);
+        break;
+    }
+    track(c, b, e);
+  }
+
+  void row(std::uint32_t fields) {
+    if (inHeader_) {
+      endHeader();
+      return;
+    }
+    if (fields != width_) throwRagged(*rowLine_, fields, width_);
+    ++rows_;
+  }
+
+  bool hasHeader() const { return !inHeader_; }
+  const std::vector<std::string>& names() const { return names_; }
+  std::uint64_t rows() const { return rows_; }
+  std::int64_t headerLine() const { return headerLine_; }
+
+  std::vector<ColumnSummary> summaries() {
+    std::vector<ColumnSummary> out;
+    out.reserve(columns_.size());
+    for (std::size_t j = 0; j < columns_.size(); ++j) {
+      ColumnState& c = columns_[j];
+      ColumnSummary s = std::move(c.summary);
+      s.name = names_[j];
+      s.distinct.reserve(c.distinct.size());
+      for (std::size_t k = 0; k < c.distinct.size(); ++k) {
+        const std::string key = c.distinct.key(k);
+        s.distinct.push_back({toUtf8(key.data(), key.data() + key.size(), encoding_), c.counts[k]});
+      }
+      s.distinctCapped = c.capped;
+      if (!c.capped) s.distinctRows = rows_;
+      out.push_back(std::move(s));
+    }
+    return out;
+  }
+
+ private:
+  void endHeader() {
+    names_ = headerNames(headerRaw_, encoding_);
+    headerRaw_.clear();
+    headerRaw_.shrink_to_fit();
+    headerLine_ = *rowLine_;
+    checkDuplicateNames(names_, headerLine_);
+    width_ = names_.size();
+    columns_.resize(width_);
+    inHeader_ = false;
+  }
+
+  void remember(CellSample& sample, const char* b, const char* e) {
+    const std::size_t n = static_cast<std::size_t>(e - b);
+    sample.value = truncateBytes(toUtf8(b, b + std::min(n, 4 * kSampleValueBytes), encoding_),
+                                 kSampleValueBytes);
+    sample.line = *rowLine_;
+  }
+
+  // Exact counts of the distinct values while they are few: the caller picks a label and its
+  // positive class, or sees a low-cardinality column, from them. Past the caps the column
+  // stops being tracked (no lookups at all), so a numeric column costs nothing after its
+  // first few hundred rows.
+  void track(ColumnState& c, const char* b, const char* e) {
+    if (c.capped) return;
+    const std::size_t n = static_cast<std::size_t>(e - b);
+    const std::uint64_t hash = hashBytes(b, n);
+    const std::int64_t code = c.distinct.find(b, n, hash);
+    if (code >= 0) {
+      ++c.counts[static_cast<std::size_t>(code)];
+      return;
+    }
+    if (c.distinct.size() >= options_.distinctCap ||
+        c.distinct.bytes() + n > options_.distinctBytes ||
+        distinctBytes_ + n > options_.distinctTotalBytes) {
+      c.capped = true;
+      c.summary.distinctRows = rows_;
+      return;
+    }
+    c.distinct.insert(b, n, hash);
+    c.counts.push_back(1);
+    distinctBytes_ += n;
+  }
+
+  const CsvOptions& options_;
+  const std::int64_t* rowLine_ = nullptr;
+  CellClassifier classifier_;
+  CsvEncoding encoding_ = CsvEncoding::kUtf8;
+  bool fast_ = true;
+  bool inHeader_ = true;
+  std::vector<std::string> headerRaw_;
+  std::vector<std::string> names_;
+  std::int64_t headerLine_ = 0;
+  std::size_t width_ = 0;
+  std::vector<ColumnState> columns_;
+  std::uint64_t rows_ = 0;
+  std::size_t distinctBytes_ = 0;
+};
+
+}  // namespace
+}  // namespace csv
+
+struct CsvScanner::Impl {
+  explicit Impl(CsvOptions o) : options(std::move(o)), sink(options), stream(options, nullptr, sink) {
+    sink.attach(stream.rowLine());
+  }
+  CsvOptions options;
+  csv::ScanSink sink;
+  csv::CsvStream<csv::ScanSink> stream;
+  bool closed = false;  // finished, or failed: the state is not meaningful any more
+};
+
+CsvScanner::CsvScanner(CsvOptions options) {
+  csv::validateOptions(options);
+  impl_ = std::make_unique<Impl>(std::move(options));
+}
+CsvScanner::~CsvScanner() = default;
+CsvScanner::CsvScanner(CsvScanner&&) noexcept = default;
+CsvScanner& CsvScanner::operator=(CsvScanner&&) noexcept = default;
+
+void CsvScanner::feed(const char* data, std::size_t size) {
+  if (!impl_ || impl_->closed) csv::throwMisuse("CsvScanner::feed after finish() or an error");
+  impl_->closed = true;
+  impl_->stream.feed(data, size);
+  impl_->closed = false;
+}
+
+CsvScan CsvScanner::finish() {
+  if (!impl_ || impl_->closed) csv::throwMisuse("CsvScanner::finish after finish() or an error");
+  impl_->closed = true;
+  Impl& m = *impl_;
+  m.stream.finish();
+  if (!m.sink.hasHeader()) csv::throwEmpty();
+  if (m.sink.rows() == 0) csv::throwNoRows(m.sink.headerLine());
+  CsvScan scan;
+  scan.options = m.options;
+  scan.dialect = m.stream.dialect();
+  scan.headerLine = m.sink.headerLine();
+  scan.rows = m.sink.rows();
+  scan.bytes = m.stream.bytes();
+  scan.columns = m.sink.summaries();
+  return scan;
+}
+
+std::uint64_t CsvScanner::bytes() const { return impl_ ? impl_->stream.bytes() : 0; }
+std::uint64_t CsvScanner::rows() const { return impl_ ? impl_->sink.rows() : 0; }
+const std::vector<std::string>* CsvScanner::header() const {
+  return impl_ && impl_->sink.hasHeader() ? &impl_->sink.names() : nullptr;
+}
+
+CsvScan scanCsv(const char* data, std::size_t size, const CsvOptions& options) {
+  CsvScanner scanner(options);
+  scanner.feed(data, size);
+  return scanner.finish();
+}
+
+std::int64_t CsvScan::columnIndex(const std::string& name) const {
+  for (std::size_t j = 0; j < columns.size(); ++j) {
+    if (columns[j].name == name) return static_cast<std::int64_t>(j);
+  }
+  return -1;
+}
+
+}  // namespace dpmargin::data
