@@ -7,7 +7,7 @@ cd "$(dirname "$0")/.."
 
 # clang + libclang-rt-14-dev: the sanitizer/fuzzing build (build-asan/, libFuzzer, ASan, UBSan).
 APT_PACKAGES=(cmake g++ make libeigen3-dev emscripten googletest libgtest-dev
-              nlohmann-json3-dev chromium clang libclang-rt-14-dev nodejs npm)
+              nlohmann-json3-dev libfast-float-dev chromium clang libclang-rt-14-dev nodejs npm)
 missing=()
 for pkg in "${APT_PACKAGES[@]}"; do
   if ! dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed"; then

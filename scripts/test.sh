@@ -66,7 +66,7 @@ if [ ! -f build-asan/CMakeCache.txt ]; then
     -DDPMARGIN_BUILD_AUDIT=OFF >/dev/null
 fi
 asan_built=1
-cmake --build build-asan -j"$jobs" --target dpmargin_tests fuzz_plan fuzz_train fuzz_accounting \
+cmake --build build-asan -j"$jobs" --target dpmargin_tests fuzz_plan fuzz_train fuzz_accounting fuzz_csv \
   >"$log_dir/asan-build.txt" 2>&1 || { asan_built=0; tail -40 "$log_dir/asan-build.txt"; }
 asan_build_s=$((SECONDS - t0))
 echo "build-asan: built in ${asan_build_s} s"
@@ -83,7 +83,7 @@ t0=$SECONDS
 fuzz_passed=0
 fuzz_failed=0
 fuzz_notes=()
-for harness in plan train accounting; do
+for harness in plan train accounting csv; do
   binary=build-asan/tests/fuzz/fuzz_$harness
   out="$log_dir/fuzz-$harness"
   mkdir -p "$out/new" "$out/artifacts"
