@@ -45,6 +45,8 @@ const char* errorCodeName(ErrorCode code) noexcept {
       return "MISSING_VALUE";
     case ErrorCode::kLabelNotFound:
       return "LABEL_NOT_FOUND";
+    case ErrorCode::kBadModel:
+      return "BAD_MODEL";
   }
   return "INTERNAL";
 }

@@ -26,6 +26,7 @@ enum class ErrorCode {
   kNonNumeric,     // text in a column planned as numeric
   kMissingValue,   // a missing cell where the plan forbids it
   kLabelNotFound,  // the label column named by the caller is not in the header
+  kBadModel,       // a model file that is not valid (names the field)
 };
 
 // Stable, public names ("BAD_PARAMETER", …) shared with the JS DpMarginError.code.

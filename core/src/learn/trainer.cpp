@@ -44,8 +44,35 @@ Trainer::Trainer(Dataset& data, const TrainSettings& settings, random::Generator
                         settings_.plan.rangeShare);
     }
     Preprocessing p = settings_.preprocessing;
-    p.ranges = estimatePrivateRanges(data.raw(), data.rows(), data.stride(), data.features(),
-                                     result_.plan.muRanges / settings_.tamper.rangeNoise, generator_);
+    const double mu = result_.plan.muRanges / settings_.tamper.rangeNoise;
+    const std::vector<std::optional<ColumnRange>>& known = settings_.knownRanges;
+    if (known.empty()) {
+      p.ranges = estimatePrivateRanges(data.raw(), data.rows(), data.stride(), data.features(), mu,
+                                       generator_);
+    } else {
+      // Columns with a public range (encoded 0/1 columns, declared ranges) keep it; the others'
+      // are estimated together (the histograms' sensitivity counts those columns only).
+      if (known.size() != data.features()) {
+        throw Error(ErrorCode::kInternal, "", "trainer: knownRanges must have one entry per feature");
+      }
+      std::vector<std::size_t> estimated;
+      for (std::size_t j = 0; j < known.size(); ++j) {
+        if (!known[j]) estimated.push_back(j);
+      }
+      if (estimated.empty()) throw Error(ErrorCode::kInternal, "", "trainer: rangeShare > 0 with every range known");
+      std::vector<float> columns(data.rows() * estimated.size());
+      for (std::size_t i = 0; i < data.rows(); ++i) {
+        const float* row = data.raw() + i * data.stride();
+        for (std::size_t k = 0; k < estimated.size(); ++k) columns[i * estimated.size() + k] = row[estimated[k]];
+      }
+      const std::vector<ColumnRange> found = estimatePrivateRanges(
+          columns.data(), data.rows(), estimated.size(), estimated.size(), mu, generator_);
+      p.ranges.resize(known.size());
+      for (std::size_t j = 0; j < known.size(); ++j) {
+        if (known[j]) p.ranges[j] = *known[j];
+      }
+      for (std::size_t k = 0; k < estimated.size(); ++k) p.ranges[estimated[k]] = found[k];
+    }
     data.prepare(p);
     result_.rangesPrivate = true;
   } else if (!data.prepared()) {

@@ -65,6 +65,19 @@ void validateRequest(const PlanRequest& r) {
                         r.rangeShare);
     }
   }
+  if (r.discoveryColumns > 0) {
+    requireOpenUnit("discoveryShare", r.discoveryShare);
+    if (r.selector == Selector::kPrivTune) {
+      throwBadParameter("discoveryShare",
+                        "0 with selector \"privtune\" (its accounting is not GDP; declare the categories)",
+                        r.discoveryShare);
+    }
+    if (!(r.rangeShare + r.discoveryShare < 1.0)) {
+      throwBadParameter("discoveryShare", "< 1 - rangeShare", r.discoveryShare);
+    }
+  } else if (r.discoveryShare != 0.0) {
+    requireOpenUnit("discoveryShare", r.discoveryShare);  // a share with nothing to discover
+  }
   requirePositive("stepScale", r.stepScale);
   requirePositive("hingeScale", r.hingeScale);
   requirePositive("pruneRatio", r.pruneRatio);
@@ -77,28 +90,48 @@ void validateRequest(const PlanRequest& r) {
 
 namespace {
 
-// GDP composition of private ranges and training: μ² = μ_ranges² + μ_train² exactly.
+// GDP composition of discovery, private ranges and training: μ² = μ_discovery² + μ_ranges² +
+// μ_train² exactly; discovery's thresholds get their σ and τ here.
 void splitRanges(const PlanRequest& r, Plan& plan) {
+  const double discovery = r.discoveryColumns > 0 ? r.discoveryShare : 0.0;
   plan.muRanges = std::sqrt(r.rangeShare) * plan.mu;
-  plan.muTrain = std::sqrt(1.0 - r.rangeShare) * plan.mu;
+  plan.muDiscovery = std::sqrt(discovery) * plan.mu;
+  plan.muTrain = std::sqrt(1.0 - r.rangeShare - discovery) * plan.mu;
+  if (r.discoveryColumns > 0) {
+    plan.discovery = accounting::calibrateDiscovery(
+        plan.muDiscovery, r.discoveryColumns,
+        accounting::discoveryDeltaThreshold(r.epsilon, r.delta));
+  }
+}
+
+// δ of the GDP part: δ minus what discovery's thresholds take, (1 + e^ε)·δ_τ (rounded so that
+// the two add up to at most δ).
+double deltaForGdp(const PlanRequest& r) {
+  if (r.discoveryColumns == 0) return r.delta;
+  const double charge = accounting::discoveryDeltaCharge(
+      r.epsilon, accounting::discoveryDeltaThreshold(r.epsilon, r.delta));
+  double delta = r.delta - charge;
+  while (delta + charge > r.delta) delta = std::nextafter(delta, 0.0);
+  return delta;
 }
 
 // ε recomputed from μ = gdpMu(ε, δ). gdpMu checked δ(ε; μ) ≤ δ, so the requested ε is itself
 // valid; where ln δ(·; μ) is flat to within its rounding (tiny ε) the bisection of gdpEpsilon
 // can land a little above it (fuzzing: 0.6% at ε = 5e-14), hence the min.
 double tightEpsilonSpent(const PlanRequest& r, double mu) {
-  return std::min(r.epsilon, gdpEpsilon(mu, r.delta));
+  return std::min(r.epsilon, gdpEpsilon(mu, deltaForGdp(r)));
 }
 
 // μ of the whole run and ε recomputed from it, by selector and calibration (SPEC §2.1, §2.6).
 void setBudget(const PlanRequest& r, std::size_t gridSize, Plan& plan) {
+  plan.deltaGdp = deltaForGdp(r);
   if (r.selector == Selector::kFixed) {
     // One base run, no selection: it gets the whole μ; nothing else is released.
-    plan.mu = r.calibration == Calibration::kTight ? gdpMu(r.epsilon, r.delta)
-                                                        : paperMuMstar(r.epsilon, r.delta);
+    plan.mu = r.calibration == Calibration::kTight ? gdpMu(r.epsilon, plan.deltaGdp)
+                                                        : paperMuMstar(r.epsilon, plan.deltaGdp);
     plan.epsilonSpent = r.calibration == Calibration::kTight
                             ? tightEpsilonSpent(r, plan.mu)
-                            : paperEpsilonCorollary(plan.mu, r.delta);
+                            : paperEpsilonCorollary(plan.mu, plan.deltaGdp);
     splitRanges(r, plan);
     plan.muRun = plan.muTrain;
     plan.scoreSd = 0.0;
@@ -106,11 +139,11 @@ void setBudget(const PlanRequest& r, std::size_t gridSize, Plan& plan) {
   }
   if (r.selector == Selector::kIter) {
     if (r.calibration == Calibration::kTight) {
-      plan.mu = gdpMu(r.epsilon, r.delta);
+      plan.mu = gdpMu(r.epsilon, plan.deltaGdp);
       plan.epsilonSpent = tightEpsilonSpent(r, plan.mu);
     } else {
-      plan.mu = paperMuMstar(r.epsilon, r.delta);
-      plan.epsilonSpent = paperEpsilonCorollary(plan.mu, r.delta);
+      plan.mu = paperMuMstar(r.epsilon, plan.deltaGdp);
+      plan.epsilonSpent = paperEpsilonCorollary(plan.mu, plan.deltaGdp);
     }
     splitRanges(r, plan);
     const IterSplit split = iterSplit(plan.muTrain, gridSize, 1.0);
@@ -237,8 +270,21 @@ bool operator==(const PlanRequest& a, const PlanRequest& b) noexcept {
          a.normBound == b.normBound && a.selector == b.selector && a.calibration == b.calibration &&
          a.score == b.score && a.expectedRuns == b.expectedRuns && a.jlFailure == b.jlFailure &&
          a.maxIterations == b.maxIterations && a.margin == b.margin && a.rangeShare == b.rangeShare &&
+         a.discoveryColumns == b.discoveryColumns && a.discoveryShare == b.discoveryShare &&
          a.stepScale == b.stepScale && a.hingeScale == b.hingeScale && a.pruning == b.pruning &&
          a.pruneRatio == b.pruneRatio;
+}
+
+Plan makeBudget(const PlanRequest& request) {
+  validateRequest(request);
+  Plan plan;
+  plan.request = request;
+  plan.beta = request.jlFailure;
+  plan.floatSlack = floatSumSlack(request.n);
+  const std::size_t gridSize =
+      request.selector == Selector::kFixed ? 1 : marginGrid(request.n, request.normBound).size();
+  setBudget(request, gridSize, plan);
+  return plan;
 }
 
 Plan makePlan(const PlanRequest& request) {

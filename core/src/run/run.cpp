@@ -85,6 +85,27 @@ std::vector<learn::ColumnRange> ranges(const char* name, const Value& v) {
   return out;
 }
 
+std::string textValue(const char* name, const Value& v) {
+  if (v.kind != Value::Kind::kText) wrongType(name, "a string", v);
+  return v.text;
+}
+std::vector<std::string> texts(const char* name, const Value& v) {
+  if (v.kind == Value::Kind::kTexts) return v.texts;
+  wrongType(name, "an array of strings", v);
+}
+char character(const char* name, const Value& v, const char* allowed) {
+  std::string t = textValue(name, v);
+  if (t == "tab" || t == "\\t") t = "\t";
+  if (t.size() != 1 || std::string(allowed).find(t[0]) == std::string::npos) {
+    std::string list;
+    for (const char* a = allowed; *a; ++a) {
+      list += std::string(list.empty() ? "" : ", ") + (*a == '\t' ? "\"\\t\"" : "\"" + std::string(1, *a) + "\"");
+    }
+    throw Error(ErrorCode::kBadParameter, name, std::string(name) + " must be one of " + list + ", but is " + v.shown);
+  }
+  return t[0];
+}
+
 [[noreturn]] void required(const char* name, const char* what = "a number") {
   throw Error(ErrorCode::kBadParameter, name,
               std::string(name) + " must be " + what + " (it is required), but is unset");
@@ -184,6 +205,81 @@ std::vector<OptionSpec> makeSpecs() {
       {"normBound", K::kNumber, S::kBoth, "preprocessing", "", num(kNormBound), show(kNormBound),
        "public bound b on ‖x‖₂ after preprocessing",
        [](Options& o, const Value& v) { o.normBound = number("normBound", v); }},
+      {"discoveryShare", K::kNumber, S::kBoth, "preprocessing", "", num(kDiscoveryShare),
+       show(kDiscoveryShare) + " when some categories or classes are discovered, else 0",
+       "share of the GDP budget for private category discovery",
+       [](Options& o, const Value& v) { o.discoveryShare = number("discoveryShare", v); }},
+      // ---- The table (CSV input) ----
+      {"label", K::kText, S::kTable, "data", "", none,
+       "the column whose header says so (label, target, class, y, outcome, …)",
+       "label column",
+       [](Options& o, const Value& v) { o.table.label = textValue("label", v); }},
+      {"classes", K::kTexts, S::kTable, "data", "", none,
+       "0 and 1 for a numeric label; discovered privately for a text label",
+       "the label's classes, declared public (2 to 50; with 3 or more, one-vs-rest)",
+       [](Options& o, const Value& v) { o.table.classes = texts("classes", v); }},
+      {"positive", K::kText, S::kTable, "data", "", none, "none",
+       "train this class against all the others (a binary model)",
+       [](Options& o, const Value& v) { o.table.positive = textValue("positive", v); }},
+      {"discoverClasses", K::kBoolean, S::kTable, "data", "", none, "true for a text label",
+       "discover the label's classes under the budget (false: a numeric label must be 0/1)",
+       [](Options& o, const Value& v) { o.table.discoverClasses = boolean("discoverClasses", v); }},
+      {"features", K::kTexts, S::kTable, "data", "", none, "every column but the label, the ignored ones and identifiers",
+       "feature columns, in this order",
+       [](Options& o, const Value& v) { o.table.features = texts("features", v); }},
+      {"ignore", K::kTexts, S::kTable, "data", "", none, "none",
+       "columns to leave out",
+       [](Options& o, const Value& v) { o.table.ignore = texts("ignore", v); }},
+      {"missing", K::kChoice, S::kTable, "data", "indicator|constant|error", txt("indicator"), "indicator",
+       "missing numeric cells: fill plus a 0/1 missing column, fill only, or refuse",
+       [](Options& o, const Value& v) {
+         const std::string& s = text("missing", "indicator|constant|error", v);
+         if (s == "level") unknownChoice("missing", "indicator|constant|error", v);
+         o.table.missing = data::parseMissingStrategy(s, "missing");
+       }},
+      {"fill", K::kNumber, S::kTable, "data", "", num(0.0), "0",
+       "the public constant a missing numeric cell becomes",
+       [](Options& o, const Value& v) { o.table.fill = number("fill", v); }},
+      {"categories", K::kChoice, S::kTable, "data", "auto|discover|hash", txt("auto"), "auto",
+       "text columns' levels: discovered under the budget, hashed into buckets, or auto (discover when the budget can find levels held by 5% of the rows)",
+       [](Options& o, const Value& v) {
+         const std::string& s = text("categories", "auto|discover|hash", v);
+         if (s == "declared") unknownChoice("categories", "auto|discover|hash", v);
+         o.table.categories = data::parseCategorySource(s, "categories");
+       }},
+      {"maxLevels", K::kCount, S::kTable, "data", "", num(double(data::kDefaultMaxLevels)),
+       std::to_string(data::kDefaultMaxLevels), "most discovered levels kept per column (public cap)",
+       [](Options& o, const Value& v) { o.table.maxLevels = count("maxLevels", v, 0); }},
+      {"hashBuckets", K::kCount, S::kTable, "data", "", num(double(data::kDefaultHashBuckets)),
+       std::to_string(data::kDefaultHashBuckets), "columns per hashed text column",
+       [](Options& o, const Value& v) { o.table.hashBuckets = count("hashBuckets", v, 0); }},
+      {"delimiter", K::kText, S::kTable, "data", "", none, "detected among , ; tab |",
+       "field delimiter",
+       [](Options& o, const Value& v) { o.table.delimiter = character("delimiter", v, ",;\t|"); }},
+      {"decimal", K::kText, S::kTable, "data", "", none, "detected (\",\" only when the delimiter is not)",
+       "decimal mark of numbers",
+       [](Options& o, const Value& v) { o.table.decimal = character("decimal", v, ".,"); }},
+      {"encoding", K::kChoice, S::kTable, "data", "utf-8|latin1", txt("utf-8"), "utf-8",
+       "text encoding of the file (latin1: Windows-1252)",
+       [](Options& o, const Value& v) {
+         const std::string& s = text("encoding", "utf-8|latin1", v);
+         if (s == "utf-8") o.table.encoding = data::CsvEncoding::kUtf8;
+         else if (s == "latin1") o.table.encoding = data::CsvEncoding::kLatin1;
+         else unknownChoice("encoding", "utf-8|latin1", v);
+       }},
+      {"missingTokens", K::kTexts, S::kTable, "data", "", none,
+       "\"\", NA, N/A, n/a, #N/A, NaN, nan, -nan, -NaN, NULL, null, ?",
+       "cell texts read as missing",
+       [](Options& o, const Value& v) { o.table.missingTokens = texts("missingTokens", v); }},
+      {"schema", K::kSchema, S::kTable, "data", "", none, "none",
+       "a schema (as the CLI's --json writes it, or the app exports): every column's role and handling",
+       [](Options& o, const Value& v) {
+         if (v.kind != Value::Kind::kNode) wrongType("schema", "a schema object", v);
+         data::mergeSchemaNode(o.table, v.node);
+       }},
+      {"maxBytes", K::kNumber, S::kTable, "data", "", none, "2^31 − 4 bytes",
+       "largest table to allocate, rows × (model columns + 1) × 4 bytes",
+       [](Options& o, const Value& v) { o.maxBytes = number("maxBytes", v); }},
       {"seed", K::kCount, S::kTrain, "randomness", "", none, "none (the CSPRNG)",
        "deterministic run for tests and demos: NOT private",
        [](Options& o, const Value& v) { o.seed = count("seed", v, 0); }},
@@ -258,6 +354,21 @@ Value Value::ofPairs(std::vector<std::array<double, 2>> v) {
   return out;
 }
 
+Value Value::ofTexts(std::vector<std::string> v) {
+  Value out;
+  out.kind = Kind::kTexts;
+  out.shown = "an array of " + std::to_string(v.size()) + " strings";
+  out.texts = std::move(v);
+  return out;
+}
+Value Value::ofNode(Node v) {
+  Value out;
+  out.kind = Kind::kNode;
+  out.shown = v.shown();
+  out.node = std::move(v);
+  return out;
+}
+
 Value Value::ofOther(std::string shown) {
   Value out;
   out.kind = Kind::kOther;
@@ -288,6 +399,17 @@ void setOption(Options& options, std::string_view name, const Value& value) {
   spec->set(options, value);
 }
 
+void setOption(Options& options, std::string_view name, const Value& value, bool tableObject) {
+  const OptionSpec* spec = findOption(name);
+  if (spec != nullptr && (spec->scope == OptionScope::kTable) != tableObject) {
+    const std::string n(name);
+    throw Error(ErrorCode::kBadParameter, n,
+                n + (tableObject ? " must be given with the training options (it is not a CSV option), but is set"
+                                 : " must be given with the CSV options (it is not a training option), but is set"));
+  }
+  setOption(options, name, value);
+}
+
 void setOptionFromText(Options& options, std::string_view name, const std::string& text) {
   const OptionSpec* spec = findOption(name);
   if (spec == nullptr) return setOption(options, name, Value::ofText(text));  // names the error
@@ -304,8 +426,19 @@ void setOptionFromText(Options& options, std::string_view name, const std::strin
     case OptionType::kBoolean:
       if (text == "true" || text == "false") return setOption(options, name, Value::ofBoolean(text == "true"));
       return setOption(options, name, Value::ofText(text));
+    case OptionType::kTexts: {
+      // Comma-separated (a value holding a comma is declared in a schema file instead).
+      std::vector<std::string> parts;
+      std::string part;
+      std::stringstream in(text);
+      while (std::getline(in, part, ',')) parts.push_back(part);
+      if (!text.empty() && text.back() == ',') parts.emplace_back();
+      return setOption(options, name, Value::ofTexts(std::move(parts)));
+    }
     case OptionType::kChoice:
     case OptionType::kRanges:
+    case OptionType::kText:
+    case OptionType::kSchema:
       return setOption(options, name, Value::ofText(text));
   }
 }
@@ -344,6 +477,9 @@ learn::TrainSettings resolve(const Options& o, std::uint64_t n, std::uint64_t fe
 void validate(const Options& o) {
   // The smallest table: every check that does not depend on the data runs here, before a
   // byte is read. Declared ranges are checked against the data's columns later.
+  data::validateTableOptions(o.table);
+  if (o.discoveryShare) requireOpenUnit("discoveryShare", *o.discoveryShare);
+  if (o.maxBytes) requirePositive("maxBytes", *o.maxBytes);
   Options copy = o;
   const std::size_t features = o.columnRanges && !o.columnRanges->empty() ? o.columnRanges->size() : 1;
   (void)resolve(copy, 2, features);
@@ -371,6 +507,225 @@ plan::Plan planForTable(const Options& options, std::uint64_t n, std::uint64_t f
 
 random::Generator makeGenerator(const learn::TrainSettings& settings) {
   return settings.seed ? random::Generator::seeded(*settings.seed) : random::Generator::secure();
+}
+
+// ---- CsvRun ----
+
+CsvRun::CsvRun(Options options, std::optional<std::vector<std::uint64_t>> rows, learn::AuditTamper tamper)
+    : options_(std::move(options)),
+      tamper_(tamper),
+      reader_((validate(options_), data::csvOptionsFor(options_.table)), std::move(rows)) {}
+
+CsvRun::~CsvRun() = default;
+
+void CsvRun::feed(const char* data, std::size_t size) {
+  if (pass_ == Pass::kDone) throw Error(ErrorCode::kInternal, "", "CsvRun: feed() after the last pass");
+  reader_.feed(data, size);
+}
+
+std::uint64_t CsvRun::bytes() const { return reader_.bytes(); }
+std::uint64_t CsvRun::rows() const { return reader_.rowsRead(); }
+
+void CsvRun::endPass() {
+  switch (pass_) {
+    case Pass::kScan:
+      reader_.finishScan();
+      return afterScan();
+    case Pass::kCount:
+      return afterCount();
+    case Pass::kFill:
+      return afterFill();
+    case Pass::kDone:
+      throw Error(ErrorCode::kInternal, "", "CsvRun: endPass() after the last pass");
+  }
+}
+
+const data::CsvScan& CsvRun::scan() const { return reader_.scan(); }
+const data::Schema& CsvRun::schema() const { return schema_; }
+
+namespace {
+void requireDone(bool done, const char* what) {
+  if (!done) throw Error(ErrorCode::kInternal, "", std::string("CsvRun: ") + what + " before the last pass");
+}
+}  // namespace
+
+const data::Encoding& CsvRun::encoding() const { return encoding_; }
+const learn::TrainSettings& CsvRun::settings() const {
+  requireDone(pass_ == Pass::kDone, "settings()");
+  return settings_;
+}
+learn::Dataset& CsvRun::dataset() {
+  requireDone(pass_ == Pass::kDone && dataset_, "dataset()");
+  return *dataset_;
+}
+std::unique_ptr<learn::Dataset> CsvRun::takeDataset() {
+  requireDone(pass_ == Pass::kDone && dataset_, "takeDataset()");
+  return std::move(dataset_);
+}
+const std::vector<std::int32_t>& CsvRun::classCodes() const { return codes_; }
+std::size_t CsvRun::classCount() const { return schema_.classSource == data::ClassSource::kPositive ? 2 : schema_.classes.size(); }
+const data::FillResult& CsvRun::fillResult() const { return fill_; }
+random::Generator CsvRun::takeGenerator() {
+  requireDone(pass_ == Pass::kDone && generator_, "takeGenerator()");
+  random::Generator g = std::move(*generator_);
+  generator_.reset();
+  return g;
+}
+
+plan::PlanRequest CsvRun::budgetRequest(std::uint64_t m) const {
+  // The budget does not depend on the table's width: d = 1 stands in until it is known.
+  plan::PlanRequest r = resolveCommon(options_, reader_.selectedRows(), 1, false);
+  r.discoveryColumns = m;
+  r.discoveryShare = m > 0 ? options_.discoveryShare.value_or(kDiscoveryShare) : 0.0;
+  return r;
+}
+
+void CsvRun::afterScan() {
+  schema_ = data::resolveSchema(reader_.scan(), options_.table, data::SchemaPurpose::kTrain);
+  const std::uint64_t n = reader_.selectedRows();
+  if (n < 2) throwBadParameter("rows", "at least 2 data rows for training", double(n));
+  generator_ = std::make_unique<random::Generator>(
+      options_.seed ? random::Generator::seeded(*options_.seed) : random::Generator::secure());
+  // "auto" categories: discovered when the budget's threshold finds levels held by a
+  // twentieth of the rows, else hashed — a decision from (ε, δ, n, the share, m) only.
+  std::vector<std::size_t> discover, automatic;
+  for (std::size_t j : schema_.featureOrder) {
+    const data::ColumnSchema& c = schema_.columns[j];
+    if (c.kind != data::ColumnKind::kCategorical) continue;
+    if (c.categories == data::CategorySource::kDiscover) discover.push_back(j);
+    if (c.categories == data::CategorySource::kAuto) automatic.push_back(j);
+  }
+  const std::uint64_t label = schema_.discoversClasses() ? 1 : 0;
+  if (!automatic.empty()) {
+    const plan::Plan budget = plan::makeBudget(budgetRequest(discover.size() + automatic.size() + label));
+    const bool found = budget.request.selector != plan::Selector::kPrivTune &&
+                       budget.discovery.threshold <= kAutoDiscoverRowShare * double(n);
+    for (std::size_t j : automatic) {
+      data::ColumnSchema& c = schema_.columns[j];
+      c.categories = found ? data::CategorySource::kDiscover : data::CategorySource::kHash;
+      if (found) discover.push_back(j);
+    }
+    std::sort(discover.begin(), discover.end());
+  }
+  discovered_ = discover;
+  if (label) discovered_.push_back(schema_.columns[std::size_t(schema_.label)].file);
+  m_ = discovered_.size();
+  if (m_ > 0) {
+    reader_.beginCount(discovered_);
+    pass_ = Pass::kCount;
+  } else {
+    beginFill();
+  }
+}
+
+void CsvRun::afterCount() {
+  const std::vector<data::DiscoveryCounts> counts = reader_.finishCount();
+  const plan::Plan budget = plan::makeBudget(budgetRequest(m_));
+  std::vector<std::size_t> maxLevels(m_, std::size_t(schema_.maxLevels));
+  const bool label = schema_.discoversClasses();
+  if (label) maxLevels.back() = data::kMaxClasses;
+  const std::vector<std::vector<std::string>> levels =
+      data::discoverLevels(counts, maxLevels, budget.discovery, *generator_, tamper_.discoveryNoise);
+  for (std::size_t k = 0; k < m_; ++k) {
+    const bool isLabel = label && k + 1 == m_;
+    if (isLabel) {
+      schema_.classes = levels[k];
+    } else {
+      schema_.columns[discovered_[k]].levels = levels[k];
+    }
+  }
+  if (label) {
+    if (schema_.classes.size() < 2) {
+      const data::ColumnSchema& c = *schema_.labelColumn();
+      throw Error(ErrorCode::kOneClass, "classes",
+                  "private class discovery found " + std::to_string(schema_.classes.size()) +
+                      " class(es) of label column " + Node::ofText(c.name).shown() +
+                      " (a class needs about " + formatValue(std::ceil(budget.discovery.threshold)) +
+                      " rows to be found at this budget); declare the classes (classes, --classes), "
+                      "name the positive class (positive, --positive), or raise epsilon");
+    }
+    if (schema_.classes.size() == 2) schema_.positive = schema_.classes[1];
+  }
+  beginFill();
+}
+
+void CsvRun::beginFill() {
+  encoding_ = data::makeEncoding(schema_);
+  std::vector<std::string> classes;
+  bool refuse = false;
+  switch (schema_.classSource) {
+    case data::ClassSource::kDeclared:
+      classes = schema_.classes;
+      refuse = true;
+      break;
+    case data::ClassSource::kBinary01:
+      classes = {"0", "1", "0.0", "1.0"};  // 0.0 and 1.0 as 0 and 1 (float-typed exports)
+      refuse = true;
+      break;
+    case data::ClassSource::kPositive:
+      classes = {schema_.positive};
+      break;
+    case data::ClassSource::kDiscover:
+      classes = schema_.classes;
+      break;
+  }
+  const double maxBytes = options_.maxBytes.value_or(double(learn::kMaxTableValues) * 4.0);
+  reader_.beginFill(schema_, encoding_, classes, refuse, maxBytes);
+  pass_ = Pass::kFill;
+}
+
+void CsvRun::afterFill() {
+  fill_ = reader_.finishFill();
+  dataset_ = reader_.takeDataset();
+  codes_ = reader_.labelCodes();
+  if (schema_.classSource == data::ClassSource::kBinary01) {
+    for (std::int32_t& c : codes_) c = c >= 2 ? c - 2 : c;
+  } else if (schema_.classSource == data::ClassSource::kPositive) {
+    for (std::int32_t& c : codes_) c = c == 0 ? 1 : 0;  // index in {rest, positive}
+  }
+  const std::size_t classes = classCount();
+  if (classes == 2) {
+    // The positive class's index: classes[1] unless `positive` names the other one.
+    std::int32_t positive = 1;
+    if (schema_.classSource == data::ClassSource::kDeclared && schema_.positive == schema_.classes[0]) positive = 0;
+    std::int8_t* y = dataset_->labels();
+    for (std::size_t i = 0; i < codes_.size(); ++i) y[i] = codes_[i] == positive ? 1 : -1;
+  } else {
+    // One-vs-rest: the trainer writes each class's labels; until then all negative.
+    std::fill(dataset_->labels(), dataset_->labels() + dataset_->rows(), std::int8_t{-1});
+  }
+  settings_ = resolve(options_, dataset_->rows(), encoding_.width);
+  settings_.plan.discoveryColumns = m_;
+  settings_.plan.discoveryShare = m_ > 0 ? options_.discoveryShare.value_or(kDiscoveryShare) : 0.0;
+  if (settings_.plan.rangeShare > 0) {
+    // Encoded 0/1 columns and declared ranges are public: only the others are estimated.
+    const std::vector<bool> unit = encoding_.publicUnitColumns();
+    settings_.knownRanges.assign(encoding_.width, std::nullopt);
+    bool estimate = false;
+    for (const data::EncodedBlock& b : encoding_.blocks) {
+      if (b.kind == data::ColumnKind::kNumeric) {
+        if (b.range) settings_.knownRanges[b.offset] = learn::ColumnRange{(*b.range)[0], (*b.range)[1]};
+        else estimate = true;
+      }
+    }
+    for (std::size_t j = 0; j < unit.size(); ++j) {
+      if (unit[j]) settings_.knownRanges[j] = learn::ColumnRange{0.0, 1.0};
+    }
+    if (!estimate) {
+      // Every range is public: no budget for private ones.
+      settings_.preprocessing.ranges.clear();
+      for (const auto& r : settings_.knownRanges) settings_.preprocessing.ranges.push_back(*r);
+      settings_.knownRanges.clear();
+      if (options_.rangeShare && *options_.rangeShare > 0) {
+        throwBadParameter("rangeShare", "0 when every column's range is public", *options_.rangeShare);
+      }
+      settings_.plan.rangeShare = 0.0;
+    }
+  }
+  settings_.tamper = tamper_;
+  plan::validateRequest(settings_.plan);
+  if (classes == 2) dataset_->validate(true);
+  pass_ = Pass::kDone;
 }
 
 }  // namespace dpmargin::run

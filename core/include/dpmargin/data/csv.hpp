@@ -152,6 +152,11 @@ struct ColumnPlan {
   // others get the next codes as they appear, or kOtherCode when `closed`.
   std::vector<std::string> categories;
   bool closed = false;
+  // Closed lists: a value outside is refused (BAD_LABEL naming line, column and the list)
+  // instead of coded kOtherCode — declared classes of a label.
+  bool refuseOther = false;
+  // Numeric: text cells are read as missing cells (a few stray words in a numeric column).
+  bool textAsMissing = false;
 };
 
 struct FillPlan {
@@ -161,7 +166,8 @@ struct FillPlan {
 };
 
 // Caller-owned storage for one destination table: value j of its row i goes to
-// features[i * stride + j], the label code to labels[i]. `rows` is the capacity.
+// features[i * stride + j], the label code to labels[i]. `rows` is the capacity. A stride of 0
+// makes every row overwrite the first (a pass that only builds the dictionaries).
 struct FillTarget {
   float* features = nullptr;
   std::size_t stride = 0;

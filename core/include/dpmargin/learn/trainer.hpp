@@ -33,6 +33,7 @@ struct AuditTamper {
   double gradientNoise = 1.0;  // multiplies σ of every noisy-GD step
   double scoreNoise = 1.0;     // multiplies the sd of every score's noise
   double rangeNoise = 1.0;     // multiplies the sd of the private-range histograms' noise
+  double discoveryNoise = 1.0; // multiplies the sd of category discovery's noisy counts
   bool addRemoveSensitivity = false;  // σ from the add/remove Δ = R/c instead of 2R/c
 };
 
@@ -42,6 +43,9 @@ struct TrainSettings {
   // share; n and d are the table's (checked against the data).
   plan::PlanRequest plan;
   Preprocessing preprocessing;  // normBound equals plan.normBound
+  // With private ranges (plan.rangeShare > 0): columns whose range is public already (encoded
+  // 0/1 columns, ranges declared in a schema) — the others are estimated. Empty: all estimated.
+  std::vector<std::optional<ColumnRange>> knownRanges;
   OutputIterate output = OutputIterate::kLast;  // the released iterate
   std::optional<std::uint64_t> seed;            // set: a deterministic, NOT private run
   AuditTamper tamper;                           // tests/audit only (never set elsewhere)

@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "dpmargin/accounting/discovery.hpp"
+
 namespace dpmargin::plan {
 
 // Iter: paper Algo 2 (M*); PrivTune: Algo 3 (M′); Fixed: one JL-GD run at a given margin with
@@ -54,6 +56,11 @@ struct PlanRequest {
   // compose exactly in GDP: μ_ranges = √s·μ, μ_train = √(1−s)·μ, μ² = μ_ranges² + μ_train².
   // Iter and fixed only (PrivTune's accounting is not GDP).
   double rangeShare = 0.0;
+  // Private category discovery over m = discoveryColumns columns (0: none) with the share
+  // discoveryShare ∈ (0, 1) of μ²: μ_discovery = √s·μ (accounting/discovery.hpp). It reserves
+  // kDiscoveryDeltaShare·δ for its thresholds, so μ comes from (ε, 0.9·δ). GDP selectors only.
+  std::uint64_t discoveryColumns = 0;
+  double discoveryShare = 0.0;
   // Utility-only knobs (public, data-independent; none changes privacy): D in the step size
   // η = D/√(T(n²Δ² + kσ²)), and the multiplier of the calibration's hinge scale c (tight
   // unprojected c = γ, else γ/3).
@@ -88,13 +95,18 @@ struct Plan {
   double beta = 0;              // JL failure probability actually used
   double mu = 0;                // μ of the whole run (GDP)
   double muRanges = 0;          // μ of the private column ranges (0 when none)
-  double muTrain = 0;           // μ of training + selection: √(μ_total² − μ_ranges²)
+  double muDiscovery = 0;       // μ of category discovery (0 when none)
+  double muTrain = 0;           // μ of training + selection: √(μ² − μ_ranges² − μ_discovery²)
   double muRun = 0;             // μ of each base run
   double scoreSd = 0;           // sd of the Gaussian noise on each count score (Δ_U = 1)
   double epsilonSpent = 0;      // ε recomputed from muTotal by the same accounting (≤ ε)
   // κ: the computed (floating-point) gradient sums move by at most Δ(1 + κ) when a row is
   // replaced (accounting::floatSumSlack), so σ is calibrated to Δ(1 + κ).
   double floatSlack = 0;
+  // Discovery (request.discoveryColumns > 0): σ and τ of its noisy counts, its δ_τ, and the δ
+  // left to the GDP part (δ − (1 + e^ε)·δ_τ); deltaGdp = δ without discovery.
+  accounting::DiscoveryCalibration discovery;
+  double deltaGdp = 0;
   // PrivTune only:
   double tnbR = 0;              // r of TNB_{η, r}
   double tnbEta = 0;
@@ -107,6 +119,10 @@ struct Plan {
 // Throws dpmargin::Error(BAD_PARAMETER) naming the parameter on any invalid field.
 void validateRequest(const PlanRequest& request);
 Plan makePlan(const PlanRequest& request);  // validates first
+// Only the budget of a plan (μ and its split, ε spent, discovery's σ and τ, δ_GDP), without the
+// candidates: what is needed before the table's width is known (category discovery happens
+// before the encoding is fixed). Equal to makePlan's fields for the same request.
+Plan makeBudget(const PlanRequest& request);
 
 // The public fields of a plan, under the names the JS API, the CLI's JSON and the reports use
 // (one name per concept across the boundary). `v` is a field writer: v.number(name, double),
@@ -148,6 +164,15 @@ void describePlan(const Plan& p, Writer& v) {
   v.number("muRanges", p.muRanges);
   v.number("muTrain", p.muTrain);
   v.number("rangeShare", r.rangeShare);
+  v.number("muDiscovery", p.muDiscovery);
+  v.count("discoveryColumns", r.discoveryColumns);
+  v.number("discoveryShare", r.discoveryShare);
+  if (r.discoveryColumns > 0) {
+    v.number("discoverySigma", p.discovery.sigma);
+    v.number("discoveryThreshold", p.discovery.threshold);
+    v.number("discoveryDeltaThreshold", p.discovery.deltaThreshold);
+  }
+  v.number("deltaGdp", p.deltaGdp);
   v.number("muRun", p.muRun);
   v.number("scoreSd", p.scoreSd);
   v.number("epsilonSpent", p.epsilonSpent);

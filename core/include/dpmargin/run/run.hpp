@@ -8,12 +8,16 @@
 #pragma once
 
 #include <array>
+#include <memory>
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "dpmargin/data/encoding.hpp"
+#include "dpmargin/data/schema.hpp"
+#include "dpmargin/data/table.hpp"
 #include "dpmargin/learn/dataset.hpp"
 #include "dpmargin/learn/trainer.hpp"
 #include "dpmargin/plan/plan.hpp"
@@ -42,6 +46,11 @@ struct Options {
   std::optional<double> normBound;
   std::optional<std::vector<learn::ColumnRange>> columnRanges;
   std::optional<double> rangeShare;
+  // Private category discovery: its share of the GDP budget (docs/DATA.md).
+  std::optional<double> discoveryShare;
+  // The table (CSV input only): label, classes, columns, missing values, dialect, schema.
+  data::TableOptions table;
+  std::optional<double> maxBytes;  // largest table to allocate, rows × (width + 1) × 4 bytes
   // A seed makes the run deterministic and NOT private (every output says so).
   std::optional<std::uint64_t> seed;
   // The table's shape, for a data-free plan only (account): n rows, d model dimensions
@@ -53,12 +62,14 @@ struct Options {
 struct Value {
   // kOther: any other JavaScript value (an object, null, a function …): the wrong type for
   // every option.
-  enum class Kind { kNumber, kBoolean, kText, kPairs, kOther };
+  enum class Kind { kNumber, kBoolean, kText, kPairs, kTexts, kNode, kOther };
   Kind kind = Kind::kNumber;
   double number = 0;
   bool boolean = false;
   std::string text;
   std::vector<std::array<double, 2>> pairs;
+  std::vector<std::string> texts;  // kTexts: an array of strings
+  Node node;                       // kNode: any object (a schema)
   // How the caller's value reads in an error message (e.g. "\"abc\"", "true", "[object]").
   std::string shown;
 
@@ -66,6 +77,8 @@ struct Value {
   static Value ofBoolean(bool v);
   static Value ofText(std::string v);
   static Value ofPairs(std::vector<std::array<double, 2>> v);
+  static Value ofTexts(std::vector<std::string> v);
+  static Value ofNode(Node v);
   static Value ofOther(std::string shown);
 };
 
@@ -75,10 +88,14 @@ enum class OptionType {
   kBoolean,
   kChoice,   // one of `choices`
   kRanges,   // [[lo, hi], …], one pair per feature column
+  kText,     // a string
+  kTexts,    // an array of strings (a command line: comma-separated)
+  kSchema,   // a schema object (a command line: a JSON file)
 };
 
-// Where an option applies: training and data-free plans, training only, or plans only.
-enum class OptionScope { kBoth, kTrain, kPlan };
+// Where an option applies: training and data-free plans, training only, plans only, or reading
+// a table (the CSV options of trainCsv/predictCsv; the CLI's data flags).
+enum class OptionScope { kBoth, kTrain, kPlan, kTable };
 
 struct OptionSpec {
   const char* name;      // the API name; the CLI flag is its kebab case (--max-iterations)
@@ -101,6 +118,9 @@ const OptionSpec* findOption(std::string_view name);
 // Sets option `name` from `value`: BAD_PARAMETER for an unknown name (listing the known ones)
 // or a value of the wrong type or an unknown choice (naming the option and the value).
 void setOption(Options& options, std::string_view name, const Value& value);
+// The same for one of the two objects of the JS API: table options (scope kTable) only in the
+// CSV options, the others only in the training options (BAD_PARAMETER saying where it goes).
+void setOption(Options& options, std::string_view name, const Value& value, bool tableObject);
 // The same from text as typed on a command line ("1e-5", "true", "iter"), read by the option's
 // declared type (native tools and benchmarks: key=value arguments). Ranges are not accepted.
 void setOptionFromText(Options& options, std::string_view name, const std::string& text);
@@ -124,5 +144,66 @@ plan::Plan planForTable(const Options& options, std::uint64_t n, std::uint64_t f
 
 // The generator a resolved run uses: seeded (NOT private) when it has a seed, else the CSPRNG.
 random::Generator makeGenerator(const learn::TrainSettings& settings);
+
+// Share of the budget for category discovery when some is needed (docs/DATA.md).
+inline constexpr double kDiscoveryShare = 0.1;
+// "auto" categories are discovered when the threshold τ is at most this share of the rows.
+inline constexpr double kAutoDiscoverRowShare = 0.05;
+
+// A training run on a CSV (docs/DATA.md, "One run"): the caller feeds the file's bytes once per
+// pass — while (pass() != kDone) { feed(…)…; endPass(); } — and the run decides everything in
+// between: the schema after the scan, category discovery (under the budget) after the counting
+// pass, the encoding and the Dataset for the fill. Then settings(), dataset() and the label
+// codes are what training takes. Each step throws the typed errors of the core.
+class CsvRun {
+ public:
+  enum class Pass { kScan, kCount, kFill, kDone };
+  // `rows`: the data rows to train on (a split), strictly increasing; unset: all. The options
+  // are validated at once (before any byte is read). `tamper`: the privacy audit only.
+  CsvRun(Options options, std::optional<std::vector<std::uint64_t>> rows = std::nullopt,
+         learn::AuditTamper tamper = {});
+  ~CsvRun();
+
+  Pass pass() const noexcept { return pass_; }
+  void feed(const char* data, std::size_t size);
+  void endPass();
+  std::uint64_t bytes() const;  // of the current pass
+  std::uint64_t rows() const;
+
+  // Once scanned:
+  const data::CsvScan& scan() const;
+  const data::Schema& schema() const;  // levels and classes filled in once discovered
+  // Once done:
+  const data::Encoding& encoding() const;
+  const learn::TrainSettings& settings() const;
+  learn::Dataset& dataset();
+  std::unique_ptr<learn::Dataset> takeDataset();
+  // Per row: the class index (in schema().classes; kOtherCode: none of them).
+  const std::vector<std::int32_t>& classCodes() const;
+  std::size_t classCount() const;  // binary problems: 2
+  const data::FillResult& fillResult() const;
+  random::Generator takeGenerator();
+
+ private:
+  void afterScan();
+  void afterCount();
+  void beginFill();
+  void afterFill();
+  plan::PlanRequest budgetRequest(std::uint64_t m) const;
+
+  Options options_;
+  learn::AuditTamper tamper_;
+  data::TableReader reader_;
+  Pass pass_ = Pass::kScan;
+  data::Schema schema_;
+  data::Encoding encoding_;
+  std::vector<std::size_t> discovered_;  // file columns discovered (the label last)
+  std::uint64_t m_ = 0;
+  std::unique_ptr<random::Generator> generator_;
+  std::unique_ptr<learn::Dataset> dataset_;
+  learn::TrainSettings settings_;
+  std::vector<std::int32_t> codes_;
+  data::FillResult fill_;
+};
 
 }  // namespace dpmargin::run

@@ -57,6 +57,8 @@ struct FillColumn {
   MissingPolicy missing = MissingPolicy::kMark;
   float fill = 0.0f;
   std::size_t dictionary = 0;
+  bool refuseOther = false;
+  bool textAsMissing = false;
 };
 
 class FillSink {
@@ -74,6 +76,8 @@ class FillSink {
       c.output = p.output;
       c.missing = p.missing;
       c.fill = p.fill;
+      c.refuseOther = p.refuseOther;
+      c.textAsMissing = p.textAsMissing;
       if (p.role == ColumnRole::kCategorical || p.role == ColumnRole::kLabel) {
         c.dictionary = dictionaries_.size();
         Dictionary d;
@@ -245,7 +249,7 @@ class FillSink {
                                     " rows routed to it, not " + std::to_string(target.rows));
       }
       if (rows[t] == 0) continue;
-      if (width > 0 && (target.features == nullptr || target.stride < width)) {
+      if (width > 0 && (target.features == nullptr || (target.stride < width && target.stride != 0))) {
         badPlan(name + ".features", "a table with a stride of at least " + std::to_string(width));
       }
       if (label && target.labels == nullptr) badPlan(name + ".labels", "given (a label is planned)");
@@ -284,7 +288,7 @@ class FillSink {
       row_[c.output] = value;
       return;
     }
-    if (cls == CellClass::kMissing) {
+    if (cls == CellClass::kMissing || (cls == CellClass::kText && c.textAsMissing)) {
       switch (c.missing) {
         case MissingPolicy::kMark:
           row_[c.output] = std::numeric_limits<float>::quiet_NaN();
@@ -329,6 +333,20 @@ class FillSink {
       if (found >= 0) {
         code = static_cast<std::int32_t>(found);
       } else if (d.closed) {
+        if (c.refuseOther) {
+          std::string list;
+          for (std::size_t k = 0; k < d.table.size() && k < 8; ++k) {
+            list += (k ? ", " : "") + quote(d.table.key(k));
+          }
+          if (d.table.size() > 8) list += ", …";
+          throw Error(ErrorCode::kBadLabel, "classes",
+                      "label " + quote(std::string(b, e)) + " at line " + std::to_string(*rowLine_) +
+                          ", column " + quote(scan_.columns[field].name) +
+                          " is not one of the classes (" + list +
+                          "); declare the classes (classes, --classes) or let them be "
+                          "discovered privately (discoverClasses, --discover-classes)",
+                      cellLocation(at(field)));
+        }
         code = kOtherCode;
       } else {
         if (d.table.size() >= kMaxCategories) {

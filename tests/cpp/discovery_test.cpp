@@ -1,0 +1,171 @@
+// Private category discovery (accounting/discovery.hpp, data/encoding.hpp discoverLevels):
+// the calibration, the threshold's δ, the noise scale (statistical, stated false-failure rate),
+// and its composition in the plan.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "dpmargin/accounting/discovery.hpp"
+#include "dpmargin/accounting/gdp.hpp"
+#include "dpmargin/data/encoding.hpp"
+#include "dpmargin/plan/plan.hpp"
+#include "dpmargin/random/generator.hpp"
+#include "expect_error.hpp"
+
+namespace dpmargin {
+namespace {
+
+using accounting::calibrateDiscovery;
+using accounting::upperNormalQuantile;
+using accounting::upperNormalTail;
+
+TEST(DiscoveryAccounting, UpperNormalQuantileMatchesReferenceValues) {
+  // Φ̄⁻¹ by mpmath at 40 digits.
+  EXPECT_NEAR(upperNormalQuantile(0.5), 0.0, 1e-12);
+  EXPECT_NEAR(upperNormalQuantile(0.025), 1.959963984540054, 1e-12);
+  EXPECT_NEAR(upperNormalQuantile(1e-6), 4.753424308822899, 1e-11);
+  EXPECT_NEAR(upperNormalQuantile(1e-10), 6.361340902404056, 1e-11);
+  EXPECT_NEAR(upperNormalQuantile(1e-300), 37.047096299361199, 1e-10);
+  for (double p : {0.3, 1e-3, 1e-7, 1e-15, 1e-100}) {
+    const double z = upperNormalQuantile(p);
+    EXPECT_LE(upperNormalTail(z), p * (1 + 1e-13)) << p;  // rounded up: never a lower τ
+    EXPECT_NEAR(upperNormalTail(z) / p, 1.0, 1e-10) << p;
+  }
+}
+
+TEST(DiscoveryAccounting, CalibrationIsTheFormula) {
+  for (std::size_t m : {1u, 3u, 17u}) {
+    for (double mu : {0.05, 0.3, 2.0}) {
+      const auto c = calibrateDiscovery(mu, m, 1e-7);
+      EXPECT_DOUBLE_EQ(c.sigma, std::sqrt(2.0 * double(m)) / mu);
+      EXPECT_DOUBLE_EQ(c.threshold, 1.0 + c.sigma * upperNormalQuantile(1e-7 / double(m)));
+      // The threshold test: a value only one neighbour holds (count 1) is kept with
+      // probability Φ̄((τ − 1)/σ) ≤ δ_τ/m, so any of the ≤ m such values with ≤ δ_τ.
+      EXPECT_LE(upperNormalTail((c.threshold - 1.0) / c.sigma) * double(m), 1e-7 * (1 + 1e-12));
+    }
+  }
+}
+
+TEST(DiscoveryAccounting, RejectsBadParameters) {
+  testing::expectBadParameter([] { calibrateDiscovery(0.0, 1, 1e-7); }, "muDiscovery");
+  testing::expectBadParameter([] { calibrateDiscovery(0.1, 0, 1e-7); }, "discoveryColumns");
+  testing::expectBadParameter([] { calibrateDiscovery(0.1, 1, 0.0); }, "deltaThreshold");
+  testing::expectBadParameter([] { calibrateDiscovery(0.1, 1, 0.7); }, "deltaThreshold");
+  testing::expectBadParameter([] { upperNormalQuantile(0.0); }, "p");
+}
+
+plan::PlanRequest request(std::uint64_t m, double share, double rangeShare = 0.1) {
+  plan::PlanRequest r;
+  r.epsilon = 1.0;
+  r.delta = 1e-5;
+  r.n = 5000;
+  r.d = 20;
+  r.jlFailure = 1.0 / (5000.0 * 5000.0);
+  r.rangeShare = rangeShare;
+  r.discoveryColumns = m;
+  r.discoveryShare = share;
+  r.pruning = plan::Pruning::kNoiseFloor;
+  return r;
+}
+
+TEST(DiscoveryAccounting, ComposesExactlyInThePlan) {
+  for (plan::Selector selector : {plan::Selector::kIter, plan::Selector::kFixed}) {
+    plan::PlanRequest r = request(4, 0.1);
+    r.selector = selector;
+    if (selector == plan::Selector::kFixed) {
+      r.margin = 0.1;
+      r.pruning = plan::Pruning::kNone;
+    }
+    const plan::Plan p = plan::makePlan(r);
+    // μ² = μ_discovery² + μ_ranges² + μ_train², and the thresholds' δ comes out of δ.
+    EXPECT_NEAR(p.muDiscovery * p.muDiscovery + p.muRanges * p.muRanges + p.muTrain * p.muTrain,
+                p.mu * p.mu, 1e-12);
+    EXPECT_NEAR(p.muDiscovery, std::sqrt(0.1) * p.mu, 1e-15);
+    const double charge = accounting::discoveryDeltaCharge(r.epsilon, p.discovery.deltaThreshold);
+    EXPECT_LE(p.deltaGdp + charge, r.delta);
+    EXPECT_NEAR(charge, accounting::kDiscoveryDeltaShare * r.delta, 1e-18);
+    EXPECT_LE(accounting::gdpDelta(r.epsilon, p.mu), p.deltaGdp * (1 + 1e-9));
+    EXPECT_GT(accounting::gdpDelta(r.epsilon, p.mu), 0.99 * p.deltaGdp);  // tight, not wasteful
+    EXPECT_EQ(p.discovery.columns, 4u);
+    EXPECT_DOUBLE_EQ(p.discovery.sigma, std::sqrt(8.0) / p.muDiscovery);
+    // makeBudget (before the width is known) gives the same calibration.
+    plan::PlanRequest narrow = r;
+    narrow.d = 1;
+    const plan::Plan b = plan::makeBudget(narrow);
+    EXPECT_EQ(b.discovery.sigma, p.discovery.sigma);
+    EXPECT_EQ(b.discovery.threshold, p.discovery.threshold);
+    EXPECT_EQ(b.muTrain, p.muTrain);
+  }
+  // Without discovery nothing changes: δ_GDP = δ.
+  const plan::Plan none = plan::makePlan(request(0, 0.0));
+  EXPECT_EQ(none.deltaGdp, 1e-5);
+  EXPECT_EQ(none.muDiscovery, 0.0);
+}
+
+TEST(DiscoveryAccounting, PlanRejectsBadShares) {
+  testing::expectBadParameter([] { plan::makePlan(request(2, 0.0)); }, "discoveryShare");
+  testing::expectBadParameter([] { plan::makePlan(request(2, 1.0)); }, "discoveryShare");
+  testing::expectBadParameter([] { plan::makePlan(request(2, 0.95, 0.1)); }, "discoveryShare");
+  testing::expectBadParameter([] {
+    plan::PlanRequest r = request(2, 0.1, 0.0);
+    r.selector = plan::Selector::kPrivTune;
+    plan::makePlan(r);
+  }, "discoveryShare");
+}
+
+// The noise scale, statistically. Values whose counts sit k·σ above or below τ are kept with
+// probability Φ̄((τ − count)/σ). With N = 20 000 values per offset the kept fraction has sd ≤
+// 0.0036; the test allows 4.89 sd (two-sided α = 1e-6 per check, 5 checks: false-failure
+// rate ≤ 5e-6). A halved σ moves the fraction at +1σ from 0.84 to 0.98 (39 sd): caught.
+double keptFraction(double offsetSds, double noiseScale, std::uint64_t seed, double* expected) {
+  const auto c = calibrateDiscovery(0.1, 1, 1e-7);
+  const std::uint64_t count = std::uint64_t(std::llround(c.threshold + offsetSds * c.sigma));
+  *expected = upperNormalTail((c.threshold - double(count)) / c.sigma);
+  const std::size_t n = 20000;
+  data::DiscoveryCounts column;
+  for (std::size_t i = 0; i < n; ++i) {
+    column.values.push_back("v" + std::to_string(i));
+    column.counts.push_back(count);
+  }
+  random::Generator g = random::Generator::seeded(seed);
+  const auto kept = data::discoverLevels({column}, {n}, c, g, noiseScale);
+  return double(kept[0].size()) / double(n);
+}
+
+TEST(DiscoveryNoise, KeptFractionsMatchTheCalibratedSigma) {
+  std::uint64_t seed = 1000;
+  for (double offset : {-2.0, -1.0, 0.0, 1.0, 2.0}) {
+    double expected = 0;
+    const double fraction = keptFraction(offset, 1.0, seed++, &expected);
+    const double sd = std::sqrt(expected * (1 - expected) / 20000.0);
+    EXPECT_NEAR(fraction, expected, 4.89 * sd + 1e-12) << "offset " << offset << "σ";
+  }
+}
+
+TEST(DiscoveryNoise, AHalvedSigmaIsCaught) {
+  double expected = 0;
+  const double fraction = keptFraction(1.0, 0.5, 77, &expected);
+  const double sd = std::sqrt(expected * (1 - expected) / 20000.0);
+  EXPECT_GT(std::fabs(fraction - expected), 4.89 * sd);
+}
+
+TEST(Discovery, KeepsTheLargestNoisyCountsUpToTheCapInByteOrder) {
+  const auto c = calibrateDiscovery(10.0, 2, 1e-7);  // σ = 0.2: counts are nearly exact
+  data::DiscoveryCounts a{{"zeta", "alpha", "mid", "rare"}, {500, 400, 300, 1}};
+  data::DiscoveryCounts b{{"x", "y"}, {0, 900}};  // a value with count 0 is not a partition
+  random::Generator g = random::Generator::seeded(3);
+  const auto kept = data::discoverLevels({a, b}, {2, 5}, c, g);
+  EXPECT_EQ(kept[0], (std::vector<std::string>{"alpha", "zeta"}));
+  EXPECT_EQ(kept[1], (std::vector<std::string>{"y"}));
+}
+
+TEST(Discovery, RefusesAMismatchedCalibration) {
+  const auto c = calibrateDiscovery(1.0, 2, 1e-7);
+  random::Generator g = random::Generator::seeded(3);
+  EXPECT_THROW(data::discoverLevels({data::DiscoveryCounts{}}, {1}, c, g), Error);
+}
+
+}  // namespace
+}  // namespace dpmargin

@@ -1,0 +1,434 @@
+// Real tables in (docs/DATA.md): the schema's defaults, the encoding, and a CSV training run
+// through the passes (run::CsvRun) — text columns, missing cells, text and numeric labels.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "dpmargin/data/encoding.hpp"
+#include "dpmargin/data/schema.hpp"
+#include "dpmargin/data/table.hpp"
+#include "dpmargin/learn/trainer.hpp"
+#include "dpmargin/run/run.hpp"
+#include "expect_error.hpp"
+
+namespace dpmargin {
+namespace {
+
+using data::ColumnKind;
+using data::TableOptions;
+
+data::Schema schemaOf(const std::string& csv, const TableOptions& o = {},
+                      data::SchemaPurpose purpose = data::SchemaPurpose::kTrain) {
+  const data::CsvScan scan = data::scanCsv(csv.data(), csv.size(), data::csvOptionsFor(o));
+  return data::resolveSchema(scan, o, purpose);
+}
+
+const data::ColumnSchema& column(const data::Schema& s, const std::string& name) {
+  for (const auto& c : s.columns) {
+    if (c.name == name) return c;
+  }
+  throw std::runtime_error("no column " + name);
+}
+
+TEST(Schema, KindsFromCellsAndHeaderNames) {
+  const std::string csv =
+      ",customer_id,CustomerID,age,plan,notes,empty,income,label\n"
+      "1,a1,7,30,basic,NA,,100,0\n"
+      "2,a2,8,NA,gold,hello,,oops,1\n"
+      "3,a3,9,41,basic,,,120,1\n";
+  TableOptions o;
+  const data::Schema s = schemaOf(csv, o);
+  EXPECT_EQ(column(s, "").kind, ColumnKind::kIgnore);            // R's row names
+  EXPECT_EQ(column(s, "customer_id").kind, ColumnKind::kIgnore);
+  EXPECT_EQ(column(s, "CustomerID").kind, ColumnKind::kIgnore);
+  EXPECT_EQ(column(s, "age").kind, ColumnKind::kNumeric);
+  EXPECT_TRUE(column(s, "age").nullable);                          // "NA" is missing
+  EXPECT_EQ(column(s, "age").missing, data::MissingStrategy::kIndicator);
+  EXPECT_EQ(column(s, "plan").kind, ColumnKind::kCategorical);
+  EXPECT_FALSE(column(s, "plan").nullable);
+  EXPECT_EQ(column(s, "notes").kind, ColumnKind::kCategorical);
+  EXPECT_TRUE(column(s, "notes").nullable);
+  EXPECT_EQ(column(s, "empty").kind, ColumnKind::kIgnore);
+  // One text cell in three is more than 5%: categorical.
+  EXPECT_EQ(column(s, "income").kind, ColumnKind::kCategorical);
+  EXPECT_EQ(column(s, "label").kind, ColumnKind::kLabel);
+  EXPECT_EQ(s.labelReason, "header name");
+  EXPECT_EQ(s.classSource, data::ClassSource::kBinary01);
+  EXPECT_EQ(s.featureOrder.size(), 4u);
+}
+
+TEST(Schema, AFewTextCellsInANumericColumnAreMissing) {
+  std::string csv = "x,y\n";
+  for (int i = 0; i < 40; ++i) csv += std::to_string(i) + "," + std::to_string(i % 2) + "\n";
+  csv += "unknown,1\n";
+  TableOptions o;
+  o.label = "y";
+  const data::Schema s = schemaOf(csv, o);
+  EXPECT_EQ(column(s, "x").kind, ColumnKind::kNumeric);
+  EXPECT_TRUE(column(s, "x").textAsMissing);
+  EXPECT_TRUE(column(s, "x").nullable);
+}
+
+TEST(Schema, TheLabelComesFromTheHeaderNameOrTheUser) {
+  // No header name says which column is the label: the user must.
+  try {
+    schemaOf("churn,plan\nyes,a\nno,b\n");
+    ADD_FAILURE() << "no error";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), ErrorCode::kLabelNotFound);
+    EXPECT_NE(std::string(e.what()).find("name the label column"), std::string::npos) << e.what();
+  }
+  // Two columns named like a label: ambiguous, also asked.
+  EXPECT_THROW(schemaOf("target,class\n1,0\n0,1\n"), Error);
+  TableOptions o;
+  o.label = "churn";
+  const data::Schema s = schemaOf("churn,plan\nyes,a\nno,b\n", o);
+  EXPECT_EQ(s.classSource, data::ClassSource::kDiscover);  // a text label: discovered
+  EXPECT_EQ(s.labelReason, "named");
+  // A summary proposes no label rather than failing.
+  EXPECT_EQ(schemaOf("churn,plan\nyes,a\nno,b\n", {}, data::SchemaPurpose::kSummary).label, -1);
+  EXPECT_EQ(data::proposeLabel({"a", "Target", "b"}), 1);
+  EXPECT_EQ(data::proposeLabel({"a", "Outcome_"}), 1);  // case and separators are ignored
+  EXPECT_EQ(data::proposeLabel({"a", "labelled"}), -1);
+  EXPECT_TRUE(data::identifierName("Unnamed: 0"));
+  EXPECT_TRUE(data::identifierName("row.names"));
+  EXPECT_FALSE(data::identifierName("paid"));
+  EXPECT_FALSE(data::identifierName("valid"));
+  EXPECT_FALSE(data::identifierName("Identity"));
+}
+
+TEST(Schema, ClassesDeclaredOrPositive) {
+  TableOptions o;
+  o.label = "y";
+  o.classes = std::vector<std::string>{"no", "yes"};
+  data::Schema s = schemaOf("y,x\nyes,1\nno,2\n", o);
+  EXPECT_EQ(s.classSource, data::ClassSource::kDeclared);
+  EXPECT_EQ(s.positive, "yes");
+  o.classes.reset();
+  o.positive = "yes";
+  s = schemaOf("y,x\nyes,1\nno,2\n", o);
+  EXPECT_EQ(s.classSource, data::ClassSource::kPositive);
+}
+
+TEST(Schema, RejectsBadOptionsByName) {
+  const std::string csv = "a,b,label\n1,x,0\n2,y,1\n";
+  auto with = [&](auto set) {
+    TableOptions o;
+    set(o);
+    return [o, csv] { schemaOf(csv, o); };
+  };
+  testing::expectBadParameter(with([](TableOptions& o) { o.label = ""; }), "label");
+  testing::expectBadParameter(with([](TableOptions& o) { o.classes = std::vector<std::string>{"a"}; }), "classes");
+  testing::expectBadParameter(with([](TableOptions& o) { o.classes = std::vector<std::string>{"a", "a"}; }), "classes");
+  testing::expectBadParameter(with([](TableOptions& o) {
+    o.classes = std::vector<std::string>{"a", "b"};
+    o.positive = "c";
+  }), "positive");
+  testing::expectBadParameter(with([](TableOptions& o) { o.features = std::vector<std::string>{}; }), "features");
+  testing::expectBadParameter(with([](TableOptions& o) { o.features = std::vector<std::string>{"zz"}; }), "features");
+  testing::expectBadParameter(with([](TableOptions& o) { o.ignore = {"zz"}; }), "ignore");
+  testing::expectBadParameter(with([](TableOptions& o) { o.ignore = {"a", "a"}; }), "ignore");
+  testing::expectBadParameter(with([](TableOptions& o) { o.missing = data::MissingStrategy::kLevel; }), "missing");
+  testing::expectBadParameter(with([](TableOptions& o) { o.fill = NAN; }), "fill");
+  testing::expectBadParameter(with([](TableOptions& o) { o.categories = data::CategorySource::kDeclared; }), "categories");
+  testing::expectBadParameter(with([](TableOptions& o) { o.maxLevels = 0; }), "maxLevels");
+  testing::expectBadParameter(with([](TableOptions& o) { o.hashBuckets = 1; }), "hashBuckets");
+  testing::expectBadParameter(with([](TableOptions& o) { o.hashBuckets = 5000; }), "hashBuckets");
+  testing::expectBadParameter(with([](TableOptions& o) {
+    o.delimiter = ',';
+    o.decimal = ',';
+  }), "decimal");
+  testing::expectBadParameter(with([](TableOptions& o) { o.missingTokens = std::vector<std::string>{"NA", "NA"}; }), "missingTokens");
+  testing::expectBadParameter(with([](TableOptions& o) {
+    data::ColumnChoice c;
+    c.name = "a";
+    c.kind = ColumnKind::kNumeric;
+    c.missing = data::MissingStrategy::kLevel;
+    o.columns.push_back(c);
+  }), "columns.a.missing");
+  testing::expectBadParameter(with([](TableOptions& o) {
+    data::ColumnChoice c;
+    c.name = "a";
+    c.range = std::array<double, 2>{2, 1};
+    o.columns.push_back(c);
+  }), "columns.a.range");
+  testing::expectBadParameter(with([](TableOptions& o) {
+    data::ColumnChoice c;
+    c.name = "nope";
+    o.columns.push_back(c);
+  }), "columns");
+}
+
+TEST(Schema, RoundTripsThroughItsDescription) {
+  const std::string csv = "id,age,plan,label\n1,30,basic,yes\n2,NA,gold,no\n3,41,,yes\n";
+  TableOptions o;
+  o.classes = std::vector<std::string>{"no", "yes"};
+  data::ColumnChoice c;
+  c.name = "plan";
+  c.levels = std::vector<std::string>{"basic", "gold"};
+  o.columns.push_back(c);
+  const data::Schema first = schemaOf(csv, o);
+  TableOptions again;
+  data::mergeSchemaNode(again, data::describeSchema(first));
+  const data::Schema second = schemaOf(csv, again);
+  ASSERT_EQ(first.columns.size(), second.columns.size());
+  for (std::size_t j = 0; j < first.columns.size(); ++j) {
+    EXPECT_EQ(first.columns[j].kind, second.columns[j].kind) << j;
+    EXPECT_EQ(first.columns[j].missing, second.columns[j].missing) << j;
+    EXPECT_EQ(first.columns[j].nullable, second.columns[j].nullable) << j;
+    EXPECT_EQ(first.columns[j].levels, second.columns[j].levels) << j;
+  }
+  EXPECT_EQ(second.classes, first.classes);
+  EXPECT_EQ(second.positive, first.positive);
+  // A conflicting option is refused, naming it.
+  TableOptions conflict;
+  conflict.label = "age";
+  testing::expectBadParameter([&] { data::mergeSchemaNode(conflict, data::describeSchema(first)); }, "label");
+  // Unknown fields are named.
+  Node bad = data::describeSchema(first);
+  bad.fields.emplace_back("colums", Node::ofList({}));
+  TableOptions fresh;
+  testing::expectBadParameter([&] { data::mergeSchemaNode(fresh, bad); }, "schema.colums");
+}
+
+TEST(Encoding, OneHotIndicatorsAndHashedBuckets) {
+  const std::string csv = "age,plan,city,label\n30,basic,Paris,0\nNA,gold,Rome,1\n41,,Oslo,1\n";
+  TableOptions o;
+  data::ColumnChoice plan;
+  plan.name = "plan";
+  plan.levels = std::vector<std::string>{"basic", "gold"};
+  data::ColumnChoice city;
+  city.name = "city";
+  city.categories = data::CategorySource::kHash;
+  o.columns = {plan, city};
+  o.hashBuckets = 4;
+  const data::CsvScan scan = data::scanCsv(csv.data(), csv.size(), data::csvOptionsFor(o));
+  data::Schema s = data::resolveSchema(scan, o, data::SchemaPurpose::kTrain);
+  const data::Encoding e = data::makeEncoding(s);
+  EXPECT_EQ(e.names(), (std::vector<std::string>{"age", "age: missing", "plan: basic", "plan: gold", "plan: other",
+                                                 "plan: missing", "city: #0", "city: #1", "city: #2", "city: #3"}));
+  EXPECT_EQ(e.width, 10u);
+  const std::vector<bool> unit = e.publicUnitColumns();
+  EXPECT_FALSE(unit[0]);
+  for (std::size_t j = 1; j < 10; ++j) EXPECT_TRUE(unit[j]) << j;
+  data::TableReader reader(data::csvOptionsFor(o));
+  reader.feed(csv.data(), csv.size());
+  reader.finishScan();
+  reader.beginFill(s, e, {"0", "1"}, true, 1e9);
+  reader.feed(csv.data(), csv.size());
+  reader.finishFill();
+  auto d = reader.takeDataset();
+  const float* x = d->rowMajor();
+  const std::size_t st = d->stride();
+  EXPECT_EQ(x[0], 30.0f);
+  EXPECT_EQ(x[1], 0.0f);
+  EXPECT_EQ(x[st + 0], 0.0f);  // missing → fill 0 …
+  EXPECT_EQ(x[st + 1], 1.0f);  // … and the indicator
+  EXPECT_EQ(x[2], 1.0f);       // basic
+  EXPECT_EQ(x[st + 3], 1.0f);  // gold
+  EXPECT_EQ(x[2 * st + 5], 1.0f);  // missing level
+  float hashed = 0;
+  for (std::size_t b = 0; b < 4; ++b) hashed += x[6 + b];
+  EXPECT_EQ(hashed, 1.0f);
+  EXPECT_EQ(x[6 + data::categoryBucket("Paris", 4)], 1.0f);
+  EXPECT_EQ(reader.labelCodes(), (std::vector<std::int32_t>{0, 1, 1}));
+  // The encoding round-trips through the model file's description.
+  const data::Encoding back = data::parseEncoding(data::describeEncoding(e), "encoding");
+  EXPECT_EQ(back.names(), e.names());
+}
+
+TEST(Encoding, BadModelFieldsAreNamed) {
+  Node n = Node::ofObject({{"blocks", Node::ofList({Node::ofObject({{"column", Node::ofText("a")},
+                                                                    {"kind", Node::ofText("numeric")},
+                                                                    {"missing", Node::ofText("level")},
+                                                                    {"nullable", Node::ofBoolean(false)},
+                                                                    {"fill", Node::ofNumber(0)},
+                                                                    {"indicator", Node::ofBoolean(false)}})})}});
+  try {
+    data::parseEncoding(n, "encoding");
+    ADD_FAILURE();
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), ErrorCode::kBadModel);
+    EXPECT_EQ(e.parameter(), "encoding.blocks[0].missing");
+  }
+  try {
+    data::parseEncoding(Node::ofObject({{"blocks", Node::ofText("x")}}), "encoding");
+    ADD_FAILURE();
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), ErrorCode::kBadModel);
+    EXPECT_EQ(e.parameter(), "encoding.blocks");
+  }
+}
+
+// A CSV training run through the passes.
+struct Ran {
+  std::unique_ptr<run::CsvRun> run;
+  int passes = 0;
+};
+
+Ran runCsv(const std::string& csv, run::Options o, std::size_t chunk = 7) {
+  Ran r;
+  r.run = std::make_unique<run::CsvRun>(std::move(o));
+  while (r.run->pass() != run::CsvRun::Pass::kDone) {
+    for (std::size_t i = 0; i < csv.size(); i += chunk) r.run->feed(csv.data() + i, std::min(chunk, csv.size() - i));
+    r.run->endPass();
+    ++r.passes;
+  }
+  return r;
+}
+
+run::Options budget(std::uint64_t seed = 5) {
+  run::Options o;
+  o.epsilon = 1.0;
+  o.delta = 1e-5;
+  o.seed = seed;
+  return o;
+}
+
+std::string churnTable(std::size_t n) {
+  std::string csv = "tenure,plan,region,monthly,churn\n";
+  const char* plans[] = {"basic", "plus", "pro"};
+  const char* regions[] = {"north", "south"};
+  for (std::size_t i = 0; i < n; ++i) {
+    const bool churn = (i % 3) == 0;
+    csv += (i % 17 == 0 ? std::string("NA") : std::to_string(int(i % 60))) + "," + plans[churn ? 0 : 1 + i % 2] + "," +
+           regions[i % 2] + "," + std::to_string(20 + int(i % 50)) + "," + (churn ? "yes" : "no") + "\n";
+  }
+  return csv;
+}
+
+TEST(CsvRun, TextColumnsMissingCellsAndATextLabel) {
+  run::Options o = budget();
+  o.table.label = "churn";
+  const Ran r = runCsv(churnTable(6000), o);
+  EXPECT_EQ(r.passes, 3);  // scan, count (discovery), fill
+  const data::Schema& s = r.run->schema();
+  EXPECT_EQ(s.classes, (std::vector<std::string>{"no", "yes"}));
+  EXPECT_EQ(s.positive, "yes");
+  // n = 6000: the threshold is far below 300 rows, so "auto" discovers the levels.
+  EXPECT_EQ(column(s, "plan").categories, data::CategorySource::kDiscover);
+  EXPECT_EQ(column(s, "plan").levels, (std::vector<std::string>{"basic", "plus", "pro"}));
+  EXPECT_EQ(column(s, "region").levels, (std::vector<std::string>{"north", "south"}));
+  const auto& settings = r.run->settings();
+  EXPECT_EQ(settings.plan.discoveryColumns, 3u);  // plan, region, the label
+  EXPECT_DOUBLE_EQ(settings.plan.discoveryShare, run::kDiscoveryShare);
+  EXPECT_EQ(r.run->encoding().names(),
+            (std::vector<std::string>{"tenure", "tenure: missing", "plan: basic", "plan: plus", "plan: pro", "plan: other",
+                                      "region: north", "region: south", "region: other", "monthly"}));
+  // Only the two numeric columns get private ranges; the rest are public [0, 1].
+  std::size_t estimated = 0;
+  for (const auto& k : settings.knownRanges) estimated += !k;
+  EXPECT_EQ(estimated, 2u);
+  // Labels: "yes" positive.
+  run::CsvRun& run = *r.run;
+  EXPECT_EQ(run.dataset().labels()[0], 1);
+  EXPECT_EQ(run.dataset().labels()[1], -1);
+  // And it trains, well above the majority rate (2/3).
+  learn::Trainer trainer(run.dataset(), settings, run.takeGenerator());
+  while (!trainer.advance(1000)) {
+  }
+  const auto& result = trainer.result();
+  const std::uint64_t errors = learn::countErrors(trainer.data(), result.weights);
+  EXPECT_LT(double(errors) / 6000.0, 0.1);
+}
+
+TEST(CsvRun, SmallTablesHashTheirCategoriesAndNumericLabelsAreBinary) {
+  std::string csv = "x,colour,label\n";
+  for (int i = 0; i < 200; ++i) csv += std::to_string(i % 7) + "," + (i % 2 ? "red" : "blue") + "," + std::to_string(i % 2) + "\n";
+  const Ran r = runCsv(csv, budget());
+  EXPECT_EQ(r.passes, 2);  // nothing discovered: scan and fill
+  EXPECT_EQ(column(r.run->schema(), "colour").categories, data::CategorySource::kHash);
+  EXPECT_EQ(r.run->settings().plan.discoveryColumns, 0u);
+  EXPECT_EQ(r.run->schema().classSource, data::ClassSource::kBinary01);
+  EXPECT_EQ(r.run->encoding().width, 1 + data::kDefaultHashBuckets);
+}
+
+TEST(CsvRun, NumericLabelsOtherThan01AreRefusedWithTheFix) {
+  try {
+    runCsv("x,label\n1,1\n2,2\n3,1\n", budget());
+    ADD_FAILURE();
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), ErrorCode::kBadLabel);
+    EXPECT_EQ(e.parameter(), "classes");
+    EXPECT_NE(std::string(e.what()).find("line 3"), std::string::npos) << e.what();
+  }
+  // 0.0 / 1.0 labels are read as 0 / 1.
+  const Ran r = runCsv("x,label\n1,0.0\n2,1.0\n3,1\n4,0\n", budget());
+  EXPECT_EQ(r.run->dataset().labels()[1], 1);
+  EXPECT_EQ(r.run->dataset().labels()[0], -1);
+}
+
+TEST(CsvRun, ClassDiscoveryThatFindsOneClassSaysWhatToDo) {
+  std::string csv = "x,label\n";
+  for (int i = 0; i < 40; ++i) csv += std::to_string(i) + "," + (i < 38 ? "a" : "b") + "\n";
+  try {
+    runCsv(csv, budget());
+    ADD_FAILURE();
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), ErrorCode::kOneClass);
+    EXPECT_NE(std::string(e.what()).find("declare the classes"), std::string::npos) << e.what();
+  }
+}
+
+TEST(CsvRun, RowSelectionAndSeededRepeatability) {
+  run::Options o = budget(9);
+  o.table.label = "churn";
+  const std::string csv = churnTable(3000);
+  std::vector<std::uint64_t> rows;
+  for (std::uint64_t i = 0; i < 3000; i += 2) rows.push_back(i);
+  auto once = [&] {
+    run::CsvRun run(o, rows);
+    while (run.pass() != run::CsvRun::Pass::kDone) {
+      run.feed(csv.data(), csv.size());
+      run.endPass();
+    }
+    EXPECT_EQ(run.dataset().rows(), 1500u);
+    return run.schema().columns[1].levels;
+  };
+  EXPECT_EQ(once(), once());
+  testing::expectBadParameter([&] { run::CsvRun(o, std::vector<std::uint64_t>{3, 2}); }, "rows");
+  run::CsvRun past(o, std::vector<std::uint64_t>{1, 5000});
+  past.feed(csv.data(), csv.size());
+  testing::expectBadParameter([&] { past.endPass(); }, "rows");
+}
+
+TEST(CsvRun, OptionsAreCheckedBeforeAnyByte) {
+  run::Options o = budget();
+  o.table.maxLevels = 0;
+  testing::expectBadParameter([&] { run::CsvRun run(o); }, "maxLevels");
+  o = budget();
+  o.discoveryShare = 1.5;
+  testing::expectBadParameter([&] { run::CsvRun run(o); }, "discoveryShare");
+  o = budget();
+  o.maxBytes = -1;
+  testing::expectBadParameter([&] { run::CsvRun run(o); }, "maxBytes");
+  // The option table names every table option and refuses it among the training options.
+  run::Options t;
+  testing::expectBadParameter([&] { run::setOption(t, "label", run::Value::ofText("y"), false); }, "label");
+  testing::expectBadParameter([&] { run::setOption(t, "epsilon", run::Value::ofNumber(1), true); }, "epsilon");
+  testing::expectBadParameter([&] { run::setOption(t, "classes", run::Value::ofText("a"), true); }, "classes");
+  testing::expectBadParameter([&] { run::setOption(t, "delimiter", run::Value::ofText("::"), true); }, "delimiter");
+  testing::expectBadParameter([&] { run::setOption(t, "encoding", run::Value::ofText("utf-16"), true); }, "encoding");
+  testing::expectBadParameter([&] { run::setOption(t, "categories", run::Value::ofText("declared"), true); }, "categories");
+  testing::expectBadParameter([&] { run::setOption(t, "schema", run::Value::ofText("x"), true); }, "schema");
+  run::setOptionFromText(t, "classes", "no,yes");
+  EXPECT_EQ(*t.table.classes, (std::vector<std::string>{"no", "yes"}));
+  run::setOptionFromText(t, "delimiter", "tab");
+  EXPECT_EQ(*t.table.delimiter, '\t');
+}
+
+TEST(CsvRun, TooLargeTablesFailBeforeAllocating) {
+  run::Options o = budget();
+  o.maxBytes = 50;  // 8 rows × (1 + 1) × 4 = 64 bytes
+  try {
+    runCsv("x,label\n1,0\n2,1\n3,0\n4,1\n5,0\n6,1\n7,0\n8,1\n", o);
+    ADD_FAILURE();
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), ErrorCode::kOutOfMemory);
+  }
+}
+
+}  // namespace
+}  // namespace dpmargin
