@@ -14,6 +14,8 @@ learn::Dataset& WasmDataset::data() {
   return *data_;
 }
 
+learn::Dataset& WasmDataset::table() { return data(); }
+
 learn::Dataset& WasmDataset::dataset() {
   if (!data().validated()) throw Error(ErrorCode::kInternal, "", "dataset not validated");
   return *data_;

@@ -21,6 +21,8 @@ class WasmDataset {
   val shape();                     // {rows, features, stride, width, prepared}
   void release();
   learn::Dataset& dataset();       // validated (INTERNAL otherwise)
+  learn::Dataset& table();         // allocated, maybe not validated (INTERNAL otherwise)
+  void adopt(std::unique_ptr<learn::Dataset> data) { data_ = std::move(data); }
 
  private:
   learn::Dataset& data();          // allocated (INTERNAL otherwise)

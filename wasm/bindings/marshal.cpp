@@ -78,11 +78,100 @@ val toObject(const val& v, const char* name, bool optional) {
   return v;
 }
 
+void addOptionsImpl(run::Options& options, const val& object, const char* name, bool tableObject, bool scoped);
+
+namespace {
+bool allStrings(const val& v) {
+  const unsigned n = v["length"].as<unsigned>();
+  for (unsigned j = 0; j < n; ++j) {
+    if (typeOf(v[j]) != "string") return false;
+  }
+  return true;
+}
+}  // namespace
+
+Node toNode(const val& v, const char* name) {
+  struct Walk {
+    const char* name;
+    Node operator()(const val& x, int depth) const {
+      if (depth > 64) throw Error(ErrorCode::kBadParameter, name, std::string(name) + " must be nested at most 64 deep");
+      const std::string t = typeOf(x);
+      if (t == "undefined" || x.isNull()) return Node::null();
+      if (t == "boolean") return Node::ofBoolean(x.as<bool>());
+      if (t == "number") return Node::ofNumber(x.as<double>());
+      if (t == "string") return Node::ofText(x.as<std::string>());
+      if (t == "object" && isArray(x)) {
+        std::vector<Node> items;
+        const unsigned n = x["length"].as<unsigned>();
+        items.reserve(n);
+        for (unsigned j = 0; j < n; ++j) items.push_back((*this)(x[j], depth + 1));
+        return Node::ofList(std::move(items));
+      }
+      if (t == "object") {
+        const val keys = val::global("Object").call<val>("keys", x);
+        const unsigned n = keys["length"].as<unsigned>();
+        std::vector<std::pair<std::string, Node>> fields;
+        for (unsigned j = 0; j < n; ++j) {
+          const std::string key = keys[j].as<std::string>();
+          fields.emplace_back(key, (*this)(x[key], depth + 1));
+        }
+        return Node::ofObject(std::move(fields));
+      }
+      return Node::ofOther(shown(x));
+    }
+  };
+  return Walk{name}(v, 0);
+}
+
+val fromNode(const Node& node) {
+  switch (node.kind) {
+    case Node::Kind::kNull:
+      return val::null();
+    case Node::Kind::kBoolean:
+      return val(node.boolean);
+    case Node::Kind::kNumber:
+      return val(node.number);
+    case Node::Kind::kText:
+    case Node::Kind::kOther:
+      return val(node.text);
+    case Node::Kind::kList: {
+      val items = val::array();
+      for (std::size_t i = 0; i < node.list.size(); ++i) items.set(i, fromNode(node.list[i]));
+      return items;
+    }
+    case Node::Kind::kObject: {
+      val o = val::object();
+      for (const auto& f : node.fields) o.set(f.first, fromNode(f.second));
+      return o;
+    }
+  }
+  return val::null();
+}
+
+std::optional<std::vector<std::uint64_t>> toRows(const val& v, const char* name) {
+  if (isUnset(v)) return std::nullopt;
+  const std::vector<double> raw = toDoubles(v, name);
+  std::vector<std::uint64_t> rows;
+  rows.reserve(raw.size());
+  for (std::size_t i = 0; i < raw.size(); ++i) rows.push_back(requireCount(name, raw[i], 0));
+  return rows;
+}
+
 run::Options toOptions(const val& object) {
-  const val o = toObject(object, "options");
+  run::Options options;
+  toObject(object, "options");  // undefined is not options here
+  addOptionsImpl(options, object, "options", false, false);
+  return options;
+}
+
+void addOptions(run::Options& options, const val& object, const char* name, bool tableObject) {
+  addOptionsImpl(options, object, name, tableObject, true);
+}
+
+void addOptionsImpl(run::Options& options, const val& object, const char* name, bool tableObject, bool scoped) {
+  const val o = toObject(object, name, true);
   const val keys = val::global("Object").call<val>("keys", o);
   const unsigned count = keys["length"].as<unsigned>();
-  run::Options options;
   for (unsigned i = 0; i < count; ++i) {
     const std::string key = keys[i].as<std::string>();
     const val v = o[key];
@@ -95,6 +184,14 @@ run::Options toOptions(const val& object) {
       value = run::Value::ofBoolean(v.as<bool>());
     } else if (t == "string") {
       value = run::Value::ofText(v.as<std::string>());
+    } else if (t == "object" && isArray(v) && v["length"].as<unsigned>() > 0 && allStrings(v)) {
+      std::vector<std::string> texts;
+      const unsigned n = v["length"].as<unsigned>();
+      for (unsigned j = 0; j < n; ++j) texts.push_back(v[j].as<std::string>());
+      value = run::Value::ofTexts(std::move(texts));
+    } else if (t == "object" && isArray(v) && v["length"].as<unsigned>() == 0 &&
+               run::findOption(key) && (run::findOption(key)->type == run::OptionType::kTexts)) {
+      value = run::Value::ofTexts({});
     } else if (t == "object" && isArray(v)) {
       // [[lo, hi], …]: every element a pair of numbers, else the wrong type.
       std::vector<std::array<double, 2>> pairs;
@@ -107,12 +204,17 @@ run::Options toOptions(const val& object) {
         if (ok) pairs.push_back({p[0].as<double>(), p[1].as<double>()});
       }
       value = ok ? run::Value::ofPairs(std::move(pairs)) : run::Value::ofOther("an array that is not of [lo, hi] number pairs");
+    } else if (t == "object" && !isArray(v)) {
+      value = run::Value::ofNode(toNode(v, key.c_str()));
     } else {
       value = run::Value::ofOther(shown(v));
     }
-    run::setOption(options, key, value);
+    if (scoped) {
+      run::setOption(options, key, value, tableObject);
+    } else {
+      run::setOption(options, key, value);
+    }
   }
-  return options;
 }
 
 val float64Array(const double* data, std::size_t size) {

@@ -6,11 +6,13 @@
 #include <emscripten/val.h>
 
 #include <array>
+#include <optional>
 #include <cstdint>
 #include <string>
 #include <type_traits>
 #include <vector>
 
+#include "dpmargin/node.hpp"
 #include "dpmargin/run/run.hpp"
 
 namespace dpmargin::wasm {
@@ -30,8 +32,18 @@ val toObject(const val& v, const char* name, bool optional = false);
 bool isUnset(const val& v);  // undefined or null
 
 // A JS object of options → run::Options, every key through the core's option table (unknown
-// names and wrong types are BAD_PARAMETER naming the key).
+// names and wrong types are BAD_PARAMETER naming the key). `into`: add to these options;
+// tableObject: the CSV options object (table options only) or the training options (the
+// others); without it any option is accepted.
 run::Options toOptions(const val& object);
+void addOptions(run::Options& into, const val& object, const char* name, bool tableObject);
+
+// Any JS value → a Node (the core reads its meaning); nesting deeper than 64 is refused.
+Node toNode(const val& v, const char* name);
+// A Node → a fresh JS value.
+val fromNode(const Node& node);
+// An optional array of row indices (strictly increasing, checked by the core).
+std::optional<std::vector<std::uint64_t>> toRows(const val& v, const char* name);
 
 // Copies into fresh JS typed arrays (never views of the wasm heap, which may move).
 val float64Array(const double* data, std::size_t size);

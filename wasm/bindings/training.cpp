@@ -14,6 +14,9 @@
 #include "marshal.hpp"
 
 namespace dpmargin::wasm {
+
+run::CsvRun& toCsvRun(const val& v, const char* name);  // csv.cpp
+
 namespace {
 
 std::vector<std::vector<double>> partialsOf(const val& partials, const char* name) {
@@ -33,6 +36,21 @@ class WasmTrainer {
     const learn::TrainSettings settings = run::resolve(toOptions(options), data.rows(), data.features());
     trainer_.reset();
     trainer_ = std::make_unique<learn::Trainer>(data, settings, run::makeGenerator(settings));
+    val out = val::object();
+    out.set("plan", describe(trainer_->plan(), plan::describePlan<JsWriter>));
+    out.set("output", std::string(learn::toString(settings.output)));
+    out.set("preprocessing", preprocessingOf(data.preprocessing()));
+    return out;
+  }
+  // A CSV run's table (moved into `dataset` by CsvRun.takeDataset): its resolved settings —
+  // discovery's share of the plan, the public ranges of encoded columns — and its generator,
+  // which category discovery has drawn from already.
+  val startRun(val dataset, val csvRun) {
+    learn::Dataset& data = toDataset(dataset, "dataset").table();
+    run::CsvRun& r = toCsvRun(csvRun, "csvRun");
+    const learn::TrainSettings& settings = r.settings();
+    trainer_.reset();
+    trainer_ = std::make_unique<learn::Trainer>(data, settings, r.takeGenerator());
     val out = val::object();
     out.set("plan", describe(trainer_->plan(), plan::describePlan<JsWriter>));
     out.set("output", std::string(learn::toString(settings.output)));
@@ -171,6 +189,7 @@ EMSCRIPTEN_BINDINGS(dpmargin_training) {
   using namespace dpmargin::wasm;
   GuardedClass<WasmTrainer>("Trainer")
       .method<&WasmTrainer::start>("start")
+      .method<&WasmTrainer::startRun>("startRun")
       .method<&WasmTrainer::advance>("advance")
       .method<&WasmTrainer::progress>("progress")
       .method<&WasmTrainer::result>("result")

@@ -28,7 +28,7 @@ std::vector<std::vector<std::string>> discoverLevels(
     std::vector<std::pair<double, std::size_t>> kept;  // (noisy count, value index)
     for (std::size_t k = 0; k < c.values.size(); ++k) {
       if (c.counts[k] == 0) continue;  // not among the training rows: not a partition
-      const double noisy = double(c.counts[k]) + random::gaussian(generator, sd);
+      const double noisy = double(c.counts[k]) + (sd > 0 ? random::gaussian(generator, sd) : 0.0);
       if (noisy > calibration.threshold) kept.emplace_back(noisy, k);
     }
     if (kept.size() > maxLevels[j]) {

@@ -511,10 +511,24 @@ random::Generator makeGenerator(const learn::TrainSettings& settings) {
 
 // ---- CsvRun ----
 
-CsvRun::CsvRun(Options options, std::optional<std::vector<std::uint64_t>> rows, learn::AuditTamper tamper)
+namespace {
+const Options& validated(const Options& o, CsvRun::Mode mode) {
+  if (mode == CsvRun::Mode::kPrivate) {
+    validate(o);
+  } else {
+    data::validateTableOptions(o.table);
+    if (o.maxBytes) requirePositive("maxBytes", *o.maxBytes);
+  }
+  return o;
+}
+}  // namespace
+
+CsvRun::CsvRun(Options options, std::optional<std::vector<std::uint64_t>> rows, learn::AuditTamper tamper,
+               Mode mode)
     : options_(std::move(options)),
       tamper_(tamper),
-      reader_((validate(options_), data::csvOptionsFor(options_.table)), std::move(rows)) {}
+      mode_(mode),
+      reader_(data::csvOptionsFor(validated(options_, mode_).table), std::move(rows)) {}
 
 CsvRun::~CsvRun() = default;
 
@@ -551,7 +565,7 @@ void requireDone(bool done, const char* what) {
 
 const data::Encoding& CsvRun::encoding() const { return encoding_; }
 const learn::TrainSettings& CsvRun::settings() const {
-  requireDone(pass_ == Pass::kDone, "settings()");
+  requireDone(pass_ == Pass::kDone && mode_ == Mode::kPrivate, "settings()");
   return settings_;
 }
 learn::Dataset& CsvRun::dataset() {
@@ -585,7 +599,8 @@ void CsvRun::afterScan() {
   const std::uint64_t n = reader_.selectedRows();
   if (n < 2) throwBadParameter("rows", "at least 2 data rows for training", double(n));
   generator_ = std::make_unique<random::Generator>(
-      options_.seed ? random::Generator::seeded(*options_.seed) : random::Generator::secure());
+      options_.seed || mode_ == Mode::kLocal ? random::Generator::seeded(options_.seed.value_or(0))
+                                             : random::Generator::secure());
   // "auto" categories: discovered when the budget's threshold finds levels held by a
   // twentieth of the rows, else hashed — a decision from (ε, δ, n, the share, m) only.
   std::vector<std::size_t> discover, automatic;
@@ -596,7 +611,12 @@ void CsvRun::afterScan() {
     if (c.categories == data::CategorySource::kAuto) automatic.push_back(j);
   }
   const std::uint64_t label = schema_.discoversClasses() ? 1 : 0;
-  if (!automatic.empty()) {
+  if (!automatic.empty() && mode_ == Mode::kLocal) {
+    // Local: every text column's levels are read exactly (up to maxLevels).
+    for (std::size_t j : automatic) schema_.columns[j].categories = data::CategorySource::kDiscover;
+    discover.insert(discover.end(), automatic.begin(), automatic.end());
+    std::sort(discover.begin(), discover.end());
+  } else if (!automatic.empty()) {
     const plan::Plan budget = plan::makeBudget(budgetRequest(discover.size() + automatic.size() + label));
     const bool found = budget.request.selector != plan::Selector::kPrivTune &&
                        budget.discovery.threshold <= kAutoDiscoverRowShare * double(n);
@@ -620,12 +640,25 @@ void CsvRun::afterScan() {
 
 void CsvRun::afterCount() {
   const std::vector<data::DiscoveryCounts> counts = reader_.finishCount();
-  const plan::Plan budget = plan::makeBudget(budgetRequest(m_));
   std::vector<std::size_t> maxLevels(m_, std::size_t(schema_.maxLevels));
   const bool label = schema_.discoversClasses();
   if (label) maxLevels.back() = data::kMaxClasses;
+  accounting::DiscoveryCalibration calibration;
+  if (mode_ == Mode::kPrivate) {
+    calibration = plan::makeBudget(budgetRequest(m_)).discovery;
+  } else {
+    // Local: no noise, every value present kept (the largest counts up to the cap).
+    calibration.columns = m_;
+    calibration.sigma = 0.0;
+    calibration.threshold = 0.5;
+  }
+  const plan::Plan budget = [&] {
+    plan::Plan p;
+    p.discovery = calibration;
+    return p;
+  }();
   const std::vector<std::vector<std::string>> levels =
-      data::discoverLevels(counts, maxLevels, budget.discovery, *generator_, tamper_.discoveryNoise);
+      data::discoverLevels(counts, maxLevels, calibration, *generator_, tamper_.discoveryNoise);
   for (std::size_t k = 0; k < m_; ++k) {
     const bool isLabel = label && k + 1 == m_;
     if (isLabel) {
@@ -694,6 +727,10 @@ void CsvRun::afterFill() {
     // One-vs-rest: the trainer writes each class's labels; until then all negative.
     std::fill(dataset_->labels(), dataset_->labels() + dataset_->rows(), std::int8_t{-1});
   }
+  if (mode_ == Mode::kLocal) {
+    pass_ = Pass::kDone;
+    return;
+  }
   settings_ = resolve(options_, dataset_->rows(), encoding_.width);
   settings_.plan.discoveryColumns = m_;
   settings_.plan.discoveryShare = m_ > 0 ? options_.discoveryShare.value_or(kDiscoveryShare) : 0.0;
@@ -726,6 +763,120 @@ void CsvRun::afterFill() {
   plan::validateRequest(settings_.plan);
   if (classes == 2) dataset_->validate(true);
   pass_ = Pass::kDone;
+}
+
+}  // namespace dpmargin::run
+
+namespace dpmargin::run {
+
+// ---- CsvRead ----
+
+CsvRead::CsvRead(const Options& options, data::Encoding encoding, std::vector<std::string> classes,
+                 std::optional<std::vector<std::uint64_t>> rows)
+    : options_(options),
+      encoding_(std::move(encoding)),
+      classes_(std::move(classes)),
+      reader_((data::validateTableOptions(options.table), data::csvOptionsFor(options.table)), std::move(rows)) {
+  if (options_.maxBytes) requirePositive("maxBytes", *options_.maxBytes);
+}
+
+void CsvRead::feed(const char* data, std::size_t size) {
+  if (pass_ == Pass::kDone) throw Error(ErrorCode::kInternal, "", "CsvRead: feed() after the last pass");
+  reader_.feed(data, size);
+}
+std::uint64_t CsvRead::bytes() const { return reader_.bytes(); }
+std::uint64_t CsvRead::rows() const { return reader_.rowsRead(); }
+const data::CsvScan& CsvRead::scan() const { return reader_.scan(); }
+
+void CsvRead::endPass() {
+  if (pass_ == Pass::kScan) {
+    const data::CsvScan& scan = reader_.finishScan();
+    schema_ = data::schemaForEncoding(scan, encoding_, options_.table.label);
+    labelled_ = schema_.label >= 0 && !classes_.empty();
+    if (options_.table.label && schema_.label < 0) {
+      throw Error(ErrorCode::kLabelNotFound, "label",
+                  "label column " + Node::ofText(*options_.table.label).shown() + " is not in the header");
+    }
+    const double maxBytes = options_.maxBytes.value_or(double(learn::kMaxTableValues) * 4.0);
+    reader_.beginFill(schema_, encoding_, labelled_ ? classes_ : std::vector<std::string>{}, false, maxBytes);
+    pass_ = Pass::kFill;
+    return;
+  }
+  if (pass_ == Pass::kFill) {
+    fill_ = reader_.finishFill();
+    dataset_ = reader_.takeDataset();
+    codes_ = reader_.labelCodes();
+    pass_ = Pass::kDone;
+    return;
+  }
+  throw Error(ErrorCode::kInternal, "", "CsvRead: endPass() after the last pass");
+}
+
+std::unique_ptr<learn::Dataset> CsvRead::takeDataset() {
+  if (pass_ != Pass::kDone || !dataset_) throw Error(ErrorCode::kInternal, "", "CsvRead: takeDataset() before the last pass");
+  return std::move(dataset_);
+}
+const std::vector<std::int32_t>& CsvRead::labelCodes() const { return codes_; }
+
+// ---- summary ----
+
+Node summarizeScan(const data::CsvScan& scan, const Options& options, std::size_t maxValues) {
+  std::vector<Node> columns;
+  for (const data::ColumnSummary& c : scan.columns) {
+    std::vector<std::pair<std::string, Node>> f;
+    f.emplace_back("name", Node::ofText(c.name));
+    f.emplace_back("numbers", Node::ofNumber(double(c.numbers)));
+    f.emplace_back("missing", Node::ofNumber(double(c.missing)));
+    f.emplace_back("nonFinite", Node::ofNumber(double(c.nonFinite)));
+    f.emplace_back("text", Node::ofNumber(double(c.text)));
+    f.emplace_back("distinct", Node::ofNumber(double(c.distinct.size())));
+    f.emplace_back("distinctCapped", Node::ofBoolean(c.distinctCapped));
+    // Most frequent first (ties in order of appearance), at most maxValues.
+    std::vector<const data::DistinctValue*> order;
+    for (const auto& v : c.distinct) order.push_back(&v);
+    std::stable_sort(order.begin(), order.end(), [](auto* a, auto* b) { return a->count > b->count; });
+    std::vector<Node> values;
+    for (std::size_t k = 0; k < order.size() && k < maxValues; ++k) {
+      values.push_back(Node::ofObject({{"value", Node::ofText(order[k]->value)},
+                                       {"count", Node::ofNumber(double(order[k]->count))}}));
+    }
+    f.emplace_back("values", Node::ofList(std::move(values)));
+    const auto cell = [](const data::CellSample& s) {
+      return s.line < 0 ? Node::null()
+                        : Node::ofObject({{"value", Node::ofText(s.value)}, {"line", Node::ofNumber(double(s.line))}});
+    };
+    f.emplace_back("firstText", cell(c.firstText));
+    f.emplace_back("firstMissing", cell(c.firstMissing));
+    f.emplace_back("firstNonFinite", cell(c.firstNonFinite));
+    columns.push_back(Node::ofObject(std::move(f)));
+  }
+  std::vector<std::pair<std::string, Node>> top;
+  top.emplace_back("rows", Node::ofNumber(double(scan.rows)));
+  top.emplace_back("bytes", Node::ofNumber(double(scan.bytes)));
+  top.emplace_back("headerLine", Node::ofNumber(double(scan.headerLine)));
+  top.emplace_back("delimiter", Node::ofText(std::string(1, scan.dialect.delimiter)));
+  top.emplace_back("decimal", Node::ofText(std::string(1, scan.dialect.decimal)));
+  top.emplace_back("encoding", Node::ofText(scan.dialect.encoding == data::CsvEncoding::kUtf8 ? "utf-8" : "latin1"));
+  top.emplace_back("newline", Node::ofText(scan.dialect.newline == data::CsvNewline::kLf ? "\n"
+                                           : scan.dialect.newline == data::CsvNewline::kCrLf ? "\r\n" : "\r"));
+  top.emplace_back("columns", Node::ofList(std::move(columns)));
+  std::vector<Node> preview;
+  for (const auto& row : scan.preview) preview.push_back(Node::ofTexts(row));
+  top.emplace_back("preview", Node::ofList(std::move(preview)));
+  std::vector<Node> lines;
+  for (std::int64_t line : scan.previewLines) lines.push_back(Node::ofNumber(double(line)));
+  top.emplace_back("previewLines", Node::ofList(std::move(lines)));
+  // The schema training would use; a choice that does not fit the table is reported, not thrown.
+  try {
+    top.emplace_back("schema", data::describeSchema(data::resolveSchema(scan, options.table, data::SchemaPurpose::kSummary)));
+    top.emplace_back("schemaError", Node::null());
+  } catch (const Error& e) {
+    top.emplace_back("schema", Node::null());
+    top.emplace_back("schemaError", Node::ofObject({{"code", Node::ofText(errorCodeName(e.code()))},
+                                                    {"parameter", Node::ofText(e.parameter())},
+                                                    {"message", Node::ofText(e.what())}}));
+  }
+  return Node::ofObject(std::move(top));
 }
 
 }  // namespace dpmargin::run

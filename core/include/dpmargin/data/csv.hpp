@@ -53,6 +53,8 @@ struct CsvOptions {
   std::size_t distinctCap = 256;
   std::size_t distinctBytes = std::size_t{1} << 14;
   std::size_t distinctTotalBytes = std::size_t{1} << 25;
+  // Pass 1 keeps the cells of the first previewRows data rows as text (a preview).
+  std::size_t previewRows = 0;
 };
 
 // What today's TypeScript reader accepts: delimiters , ; tab, '.' decimals, and only empty
@@ -102,6 +104,10 @@ struct CsvScan {
   std::uint64_t rows = 0;   // data rows (blank lines are not rows)
   std::uint64_t bytes = 0;  // bytes read
   std::vector<ColumnSummary> columns;  // in file order
+  // The first options.previewRows data rows, cells as text (UTF-8, cut to 1 KiB), and their
+  // lines.
+  std::vector<std::vector<std::string>> preview;
+  std::vector<std::int64_t> previewLines;
 
   // Index of the column with this (trimmed) name, or -1.
   std::int64_t columnIndex(const std::string& name) const;

@@ -158,10 +158,15 @@ inline constexpr double kAutoDiscoverRowShare = 0.05;
 class CsvRun {
  public:
   enum class Pass { kScan, kCount, kFill, kDone };
+  // kPrivate: a training run (the budget is required; categories and classes are discovered
+  // under it). kLocal: the same table for the user's own eyes only — the margin profile, a
+  // table read into JavaScript — with categories and classes taken exactly from the data; its
+  // outputs are NOT private and are never part of a released model.
+  enum class Mode { kPrivate, kLocal };
   // `rows`: the data rows to train on (a split), strictly increasing; unset: all. The options
   // are validated at once (before any byte is read). `tamper`: the privacy audit only.
   CsvRun(Options options, std::optional<std::vector<std::uint64_t>> rows = std::nullopt,
-         learn::AuditTamper tamper = {});
+         learn::AuditTamper tamper = {}, Mode mode = Mode::kPrivate);
   ~CsvRun();
 
   Pass pass() const noexcept { return pass_; }
@@ -193,6 +198,7 @@ class CsvRun {
 
   Options options_;
   learn::AuditTamper tamper_;
+  Mode mode_;
   data::TableReader reader_;
   Pass pass_ = Pass::kScan;
   data::Schema schema_;
@@ -205,5 +211,44 @@ class CsvRun {
   std::vector<std::int32_t> codes_;
   data::FillResult fill_;
 };
+
+// Reading a CSV with a released model's encoding (prediction and evaluation): the same passes
+// (scan, fill), the model's columns found by name, its categories closed (an unknown value →
+// "other"), the label read when `label` is given and present (an unknown class → kOtherCode:
+// counted as an error by an evaluation, never refused).
+class CsvRead {
+ public:
+  enum class Pass { kScan, kFill, kDone };
+  // `options`: only the table options are read (dialect, missing tokens, label, maxBytes).
+  CsvRead(const Options& options, data::Encoding encoding, std::vector<std::string> classes,
+          std::optional<std::vector<std::uint64_t>> rows = std::nullopt);
+  Pass pass() const noexcept { return pass_; }
+  void feed(const char* data, std::size_t size);
+  void endPass();
+  std::uint64_t bytes() const;
+  std::uint64_t rows() const;
+  const data::CsvScan& scan() const;
+  bool labelled() const noexcept { return labelled_; }  // the label column was read
+  std::unique_ptr<learn::Dataset> takeDataset();
+  const std::vector<std::int32_t>& labelCodes() const;
+  const data::FillResult& fillResult() const { return fill_; }
+
+ private:
+  Options options_;
+  data::Encoding encoding_;
+  std::vector<std::string> classes_;
+  data::TableReader reader_;
+  data::Schema schema_;
+  Pass pass_ = Pass::kScan;
+  bool labelled_ = false;
+  std::unique_ptr<learn::Dataset> dataset_;
+  std::vector<std::int32_t> codes_;
+  data::FillResult fill_;
+};
+
+// What a preview shows before training (local, never released): per column its cell classes,
+// its first values with counts, its first text / missing cell; and the schema training would
+// resolve with `options` (the label proposed by its header name when none is given).
+Node summarizeScan(const data::CsvScan& scan, const Options& options, std::size_t maxValues);
 
 }  // namespace dpmargin::run

@@ -101,6 +101,7 @@ class ScanSink {
     ColumnState& c = columns_[field];
     ++c.summary.numbers;
     track(c, b, e);
+    if (rows_ < options_.previewRows) keep(field, b, e);
   }
 
   void cell(std::uint32_t field, const char* b, const char* e) {
@@ -109,6 +110,7 @@ class ScanSink {
       return;
     }
     if (field >= width_) return;
+    if (rows_ < options_.previewRows) keep(field, b, e);
     ColumnState& c = columns_[field];
     float value;
     NumberStatus status;
@@ -135,10 +137,13 @@ class ScanSink {
       return;
     }
     if (fields != width_) throwRagged(*rowLine_, fields, width_);
+    if (rows_ < options_.previewRows) previewLines_.push_back(*rowLine_);
     ++rows_;
   }
 
   bool hasHeader() const { return !inHeader_; }
+  std::vector<std::vector<std::string>> takePreview() { return std::move(preview_); }
+  std::vector<std::int64_t> takePreviewLines() { return std::move(previewLines_); }
   const std::vector<std::string>& names() const { return names_; }
   std::uint64_t rows() const { return rows_; }
   std::int64_t headerLine() const { return headerLine_; }
@@ -172,6 +177,14 @@ class ScanSink {
     width_ = names_.size();
     columns_.resize(width_);
     inHeader_ = false;
+  }
+
+  // The first rows' cells as text (UTF-8, cut to kSampleValueBytes), for a preview.
+  void keep(std::uint32_t field, const char* b, const char* e) {
+    if (preview_.size() <= rows_) preview_.resize(std::size_t(rows_) + 1, std::vector<std::string>(width_));
+    const std::size_t n = static_cast<std::size_t>(e - b);
+    preview_[std::size_t(rows_)][field] =
+        truncateBytes(toUtf8(b, b + std::min(n, 4 * kSampleValueBytes), encoding_), kSampleValueBytes);
   }
 
   void remember(CellSample& sample, const char* b, const char* e) {
@@ -219,6 +232,8 @@ class ScanSink {
   std::vector<ColumnState> columns_;
   std::uint64_t rows_ = 0;
   std::size_t distinctBytes_ = 0;
+  std::vector<std::vector<std::string>> preview_;
+  std::vector<std::int64_t> previewLines_;
 };
 
 }  // namespace
@@ -263,6 +278,8 @@ CsvScan CsvScanner::finish() {
   scan.rows = m.sink.rows();
   scan.bytes = m.stream.bytes();
   scan.columns = m.sink.summaries();
+  scan.preview = m.sink.takePreview();
+  scan.previewLines = m.sink.takePreviewLines();
   return scan;
 }
 
