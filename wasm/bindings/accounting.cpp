@@ -26,14 +26,12 @@ val optionTable() {
       default: return val::null();
     }
   };
-  static const char* const kTypes[] = {"number", "count", "boolean", "choice", "ranges"};
-  static const char* const kScopes[] = {"both", "train", "plan"};
   for (std::size_t i = 0; i < specs.size(); ++i) {
     const run::OptionSpec& s = specs[i];
     val row = val::object();
     row.set("name", std::string(s.name));
-    row.set("type", std::string(kTypes[int(s.type)]));
-    row.set("scope", std::string(kScopes[int(s.scope)]));
+    row.set("type", std::string(run::toString(s.type)));
+    row.set("scope", std::string(run::toString(s.scope)));
     row.set("group", std::string(s.group));
     val choices = val::array();
     std::string c;

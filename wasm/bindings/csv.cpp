@@ -70,6 +70,22 @@ class WasmCsvRun {
     run_.reset();
     run_ = std::make_unique<run::CsvRun>(std::move(o), toRows(rows, "rows"));
   }
+  // The same table for the user's own eyes (categories and classes read exactly; NOT private,
+  // never released): the margin profile, readCsv.
+  void startLocal(val csvOptions, val rows) {
+    run::Options o;
+    addOptions(o, csvOptions, "csv", true);
+    run_.reset();
+    run_ = std::make_unique<run::CsvRun>(std::move(o), toRows(rows, "rows"), learn::AuditTamper{},
+                                         run::CsvRun::Mode::kLocal);
+  }
+  // Int32Array: per row the class index in the schema's classes (−2: none of them).
+  val classCodes() {
+    const auto& c = run().classCodes();
+    val out = val::global("Int32Array").new_(c.size());
+    out.call<void>("set", val(emscripten::typed_memory_view(c.size(), c.data())));
+    return out;
+  }
   val pass() { return val(std::string(passName(run().pass()))); }
   val buffer(val size) { return buffer_.view(size); }
   void feed(val size) {
@@ -197,6 +213,8 @@ EMSCRIPTEN_BINDINGS(dpmargin_csv) {
   using namespace dpmargin::wasm;
   GuardedClass<WasmCsvRun>("CsvRun")
       .method<&WasmCsvRun::start>("start")
+      .method<&WasmCsvRun::startLocal>("startLocal")
+      .method<&WasmCsvRun::classCodes>("classCodes")
       .method<&WasmCsvRun::pass>("pass")
       .method<&WasmCsvRun::buffer>("buffer")
       .method<&WasmCsvRun::feed>("feed")

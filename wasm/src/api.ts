@@ -1,14 +1,14 @@
 import type { CoreModule } from "./wasm/dpmargin_core.mjs";
-import { unwrap } from "./module/status.js";
+import { dispose, unwrap } from "./module/status.js";
 import type { AccountOptions, OptionInfo, Plan } from "./types.js";
 import { coreOptions, requireObject } from "./options.js";
 import { profileCsv, profileMargins, type MarginProfile, type ProfileOptions } from "./profile/profile.js";
 import { TRAIN_JS_ONLY, train, trainCsv, type CsvTrainResult, type TrainOptions, type TrainResult } from "./train/train.js";
 import type { TrainingData } from "./train/data.js";
 import type { CsvSource } from "./csv/source.js";
-import type { CsvReadOptions } from "./csv/columns.js";
-import type { TableSchema } from "./csv/reader.js";
-import { summarizeCsv, type CsvSummary } from "./csv/summary.js";
+import type { CsvReadOptions } from "./csv/options.js";
+import { readLocalTable, type TableInfo } from "./csv/table.js";
+import { summarizeCsv, type CsvSummary, type SummaryOptions } from "./csv/summary.js";
 import { Model, type ModelFile } from "./model/model.js";
 import type { ShardHost } from "./shards/sharded.js";
 
@@ -41,6 +41,18 @@ export interface Accounting {
 }
 
 /** A loaded dpmargin module. Create it with `load()`; it holds no per-call state. */
+/** A CSV read into JavaScript by {@link DpMargin.readCsv}: local, NOT private. */
+export interface CsvTable {
+  features: Float32Array;
+  columns: number;
+  featureNames: string[];
+  /** ±1 per row for a binary label (the positive class +1), else null. */
+  labels: Int8Array | null;
+  /** The class index per row (in `table.label.classes`), or null without a label. */
+  classCodes: Int32Array | null;
+  table: TableInfo;
+}
+
 export class DpMargin {
   readonly #core: CoreModule;
   readonly #host: ShardHost | undefined;
@@ -114,27 +126,56 @@ export class DpMargin {
   }
 
   /**
-   * Train on a CSV without ever holding the table in JavaScript: pass 1 streams `source` to
-   * validate it, count rows and resolve the columns; the table is then allocated in wasm memory
-   * (after a size check) and pass 2 streams it again, writing every parsed value straight
-   * into it. Then it trains as {@link DpMargin.train}; the model records the feature names and
-   * the label column with its positive value. `options.signal` also cancels reading.
+   * Train on a CSV without ever holding the table in JavaScript. The core reads it in streaming
+   * passes: a scan (dialect, header, rows, the kind of every column's cells), a count of the
+   * categories to discover (only when some are), and a fill straight into wasm memory, encoded
+   * as the resolved schema says — numeric columns (missing cells: a public constant plus a 0/1
+   * missing column), text columns one-hot over declared or privately discovered levels (or
+   * hashed), the label's classes declared, 0/1, or privately discovered. Then it trains as
+   * {@link DpMargin.train}; the model records the encoding, the schema and the label.
+   * `options.signal` also cancels reading.
    *
    * `source`: CSV text, a `Blob`/`File`, or a re-readable byte source (`csvFile(path)` in Node).
-   * `csv.label` is required; see {@link CsvReadOptions} for `positive`, `features`, `ignore`,
-   * `missing`, `maxBytes`, `delimiter`, `rows` (a subset of the data rows, e.g. a split).
+   * `csv`: {@link CsvReadOptions} — `label` (default: the column whose header says so), `classes`,
+   * `positive`, `features`, `ignore`, `missing`, `categories`, `schema`, the dialect, `rows`.
    * @throws DpMarginError: the reader's codes (CSV_PARSE, RAGGED_ROW, NON_NUMERIC, NON_FINITE,
-   * MISSING_VALUE, LABEL_NOT_FOUND, ONE_CLASS, OUT_OF_MEMORY, BAD_PARAMETER) and train()'s.
-   * The module stays usable after any of them.
+   * MISSING_VALUE, LABEL_NOT_FOUND, BAD_LABEL, ONE_CLASS, OUT_OF_MEMORY, BAD_PARAMETER) and
+   * train()'s. The module stays usable after any of them.
    */
-  trainCsv(source: CsvSource, csv: CsvReadOptions & { label: string }, options: TrainOptions): Promise<CsvTrainResult> {
+  trainCsv(source: CsvSource, csv: CsvReadOptions, options: TrainOptions): Promise<CsvTrainResult> {
     return trainCsv(this.#core, source, csv, options, this.#host);
   }
 
-  /** Column types, missing cells and value counts of a CSV, and its first rows: a preview
-   *  (local; never released). One streaming pass. */
-  summarizeCsv(source: CsvSource, options?: Parameters<typeof summarizeCsv>[1]): Promise<CsvSummary> {
-    return summarizeCsv(source, options);
+  /** Column kinds, missing cells and value counts of a CSV, its first rows, and the schema
+   *  training would resolve: a preview (local; never released). One streaming pass. */
+  summarizeCsv(source: CsvSource, options: SummaryOptions = {}): Promise<CsvSummary> {
+    return summarizeCsv(this.#core, source, options);
+  }
+
+  /**
+   * Read a CSV into JavaScript typed arrays, encoded as training would encode it — but with
+   * categories and classes read exactly from the data: **local and NOT private** (to inspect a
+   * table; never release what it returns). Rows × `columns` float32, row-major; `labels` ±1 for a
+   * binary label, `classCodes` the class index per row.
+   */
+  async readCsv(source: CsvSource, csv: CsvReadOptions = {}): Promise<CsvTable> {
+    const { dataset, table, classCodes } = await readLocalTable(this.#core, source, csv);
+    try {
+      const shape = unwrap(dataset.shape());
+      const width = table.featureNames.length;
+      const heap = unwrap(dataset.features());
+      const features = new Float32Array(shape.rows * width);
+      for (let i = 0; i < shape.rows; i++) features.set(heap.subarray(i * shape.stride, i * shape.stride + width), i * width);
+      const labelled = table.label !== null;
+      return {
+        features, columns: width, featureNames: table.featureNames,
+        labels: labelled ? unwrap(dataset.labels()).slice() : null,
+        classCodes: labelled ? classCodes : null,
+        table,
+      };
+    } finally {
+      dispose(dataset);
+    }
   }
 
   /**
@@ -155,8 +196,8 @@ export class DpMargin {
   }
 
   /** The margin profile of a CSV, streamed into wasm memory. Not private. */
-  profileCsv(source: CsvSource, csv: CsvReadOptions & { label: string },
-    options: ProfileOptions = {}): Promise<MarginProfile & { table: TableSchema }> {
+  profileCsv(source: CsvSource, csv: CsvReadOptions,
+    options: ProfileOptions = {}): Promise<MarginProfile & { table: TableInfo }> {
     return profileCsv(this.#core, source, csv, options);
   }
 

@@ -16,20 +16,18 @@ export type { DpMarginErrorCode } from "./errors.js";
 export type * from "./types.js";
 export { LOCAL_NOTE } from "./train/report.js";
 export { Model } from "./model/model.js";
-export type { ModelFile, ModelPreprocessing, Predictions, PredictCsvOptions, CsvPredictions } from "./model/model.js";
+export type { ModelFile, ModelLabel, ModelPreprocessing, Predictions, PredictCsvOptions, CsvPredictions } from "./model/model.js";
 export type { MarginProfile, ProfileOptions, ProfilePoint, ProfileProgress } from "./profile/profile.js";
 export type { TrainOptions, TrainResult, CsvTrainResult } from "./train/train.js";
 export type { TrainingData } from "./train/data.js";
 export { SEEDED_WARNING } from "./train/report.js";
-export { readCsvInto, readCsv, previewCsv } from "./csv/reader.js";
-export type { TableSchema, CsvTarget, CsvAllocate, CsvTable, CsvPreview } from "./csv/reader.js";
-export { summarizeCsv, DISTINCT_CAP } from "./csv/summary.js";
-export type { CsvSummary, ColumnSummary } from "./csv/summary.js";
+export type { CsvTable } from "./api.js";
+export type { TableInfo } from "./csv/table.js";
+export type { CsvSummary, ColumnSummary, CellSample, SummaryOptions } from "./csv/summary.js";
 export { predictionsCsv } from "./csv/predictions.js";
-export { MAX_TABLE_BYTES } from "./csv/columns.js";
-export type { CsvReadOptions, CsvProgress } from "./csv/columns.js";
+export type { CsvReadOptions, SchemaFile, SchemaColumn } from "./csv/options.js";
+export type { CsvProgress } from "./csv/passes.js";
 export type { CsvSource, CsvByteSource } from "./csv/source.js";
-export type { Delimiter, Newline } from "./csv/rows.js";
 export type { LoadOptions } from "./module/loader.js";
 
 /** Instantiate the WebAssembly module. Each call gives an independent instance. */

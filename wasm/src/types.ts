@@ -80,10 +80,11 @@ export interface AccountOptions extends MethodOptions {
 /** One option of the core's table (`dp.options`): what it is, its type and its default. */
 export interface OptionInfo {
   name: string;
-  type: "number" | "count" | "boolean" | "choice" | "ranges";
-  /** Where it applies: training and plans, training only, or data-free plans only. */
-  scope: "both" | "train" | "plan";
-  group: "budget" | "method" | "preprocessing" | "randomness" | "table";
+  type: "number" | "count" | "boolean" | "choice" | "ranges" | "text" | "texts" | "schema";
+  /** Where it applies: training and plans, training only, data-free plans only, or reading a
+   *  table (the CSV options). */
+  scope: "both" | "train" | "plan" | "table";
+  group: "budget" | "method" | "preprocessing" | "randomness" | "table" | "data";
   /** The allowed values of a "choice". */
   choices: string[];
   /** The default when it is a constant, else null (a rule, or required). */

@@ -5,7 +5,7 @@
 // "Workers: 2" this worker coordinates and the package starts two nested shard workers
 // (docs/SHARDING.md). Protocol in protocol.ts: each request gets zero or more events and then
 // one "result" or "error" ({code, message, …}); no exception escapes as an uncaught error.
-import { load, DpMarginError, predictionsCsv, previewCsv, type DpMargin, type Model, type ModelFile, type CsvPredictions } from "dpmargin";
+import { load, DpMarginError, predictionsCsv, type DpMargin, type Model, type ModelFile, type CsvPredictions } from "dpmargin";
 import { splitRows } from "./split.ts";
 import type {
   Evaluation, EngineInfo, MarginProfile, PredictOutcome, ProfileRequest, Reply, Request, Source, TableSummary,
@@ -140,7 +140,7 @@ async function predict(id: number, modelFile: ModelFile, source: Source): Promis
   const blob = await blobOf(source);
   const controller = cancellable(id);
   try {
-    const head = await previewCsv(blob, { rows: PREVIEW_ROWS, signal: controller.signal });
+    const head = await dp.summarizeCsv(blob, { previewRows: PREVIEW_ROWS, maxValues: 0, signal: controller.signal });
     const label = model.label;
     let predictions: CsvPredictions | null = null;
     if (label && head.header.includes(label.column)) {
@@ -160,7 +160,7 @@ async function predict(id: number, modelFile: ModelFile, source: Source): Promis
       positives,
       // The CLI's format (`dpmargin predict`), written by the same package function.
       csv: predictionsCsv(predictions, label),
-      preview: head.lines.map((line, i) => ({ line, score: scores[i], positive: labels[i] > 0 })),
+      preview: head.previewLines.map((line, i) => ({ line, score: scores[i], positive: labels[i] > 0 })),
       evaluation: predictions.truth ? evaluate(predictions) : null,
     };
   } finally {

@@ -376,6 +376,30 @@ Value Value::ofOther(std::string shown) {
   return out;
 }
 
+const char* toString(OptionType type) noexcept {
+  switch (type) {
+    case OptionType::kNumber: return "number";
+    case OptionType::kCount: return "count";
+    case OptionType::kBoolean: return "boolean";
+    case OptionType::kChoice: return "choice";
+    case OptionType::kRanges: return "ranges";
+    case OptionType::kText: return "text";
+    case OptionType::kTexts: return "texts";
+    case OptionType::kSchema: return "schema";
+  }
+  return "number";
+}
+
+const char* toString(OptionScope scope) noexcept {
+  switch (scope) {
+    case OptionScope::kBoth: return "both";
+    case OptionScope::kTrain: return "train";
+    case OptionScope::kPlan: return "plan";
+    case OptionScope::kTable: return "table";
+  }
+  return "both";
+}
+
 const std::vector<OptionSpec>& optionSpecs() {
   static const std::vector<OptionSpec> specs = makeSpecs();
   return specs;
@@ -792,11 +816,9 @@ void CsvRead::endPass() {
   if (pass_ == Pass::kScan) {
     const data::CsvScan& scan = reader_.finishScan();
     schema_ = data::schemaForEncoding(scan, encoding_, options_.table.label);
+    // A label column absent from the file is not an error here: prediction needs none (the
+    // caller refuses it when the user named the column).
     labelled_ = schema_.label >= 0 && !classes_.empty();
-    if (options_.table.label && schema_.label < 0) {
-      throw Error(ErrorCode::kLabelNotFound, "label",
-                  "label column " + Node::ofText(*options_.table.label).shown() + " is not in the header");
-    }
     const double maxBytes = options_.maxBytes.value_or(double(learn::kMaxTableValues) * 4.0);
     reader_.beginFill(schema_, encoding_, labelled_ ? classes_ : std::vector<std::string>{}, false, maxBytes);
     pass_ = Pass::kFill;
@@ -806,6 +828,11 @@ void CsvRead::endPass() {
     fill_ = reader_.finishFill();
     dataset_ = reader_.takeDataset();
     codes_ = reader_.labelCodes();
+    if (labelled_) {
+      // ±1 against the first class (the positive one of a binary model); the codes hold all.
+      std::int8_t* y = dataset_->labels();
+      for (std::size_t i = 0; i < codes_.size(); ++i) y[i] = codes_[i] == 0 ? 1 : -1;
+    }
     pass_ = Pass::kDone;
     return;
   }

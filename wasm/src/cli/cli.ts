@@ -13,13 +13,13 @@ class UsageError extends Error {}
 
 const kebab = (name: string) => name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
 
-// API parameter → the flag the user typed, so errors from the core name the flag. The
-// reader's and the profile's own names are listed; the run options' flags are their names.
-const READER_FLAGS: Record<string, string> = {
-  label: "--label", positive: "--positive", features: "--features", ignore: "--ignore",
-  missing: "--impute", maxBytes: "--max-bytes", maxRemoved: "--max-removed",
+// API parameter → the flag the user typed, so errors from the core name the flag. Every option
+// of the core's table (run options and CSV options) has its name in kebab case; a schema
+// field ("schema.columns[2].kind", "columns.age.missing") names --schema.
+const flagOf = (parameter: string) => {
+  const head = parameter.split(/[.[]/)[0];
+  return head === "columns" ? "--schema" : head === "maxRemoved" ? "--max-removed" : `--${kebab(head)}`;
 };
-const flagOf = (parameter: string) => READER_FLAGS[parameter] ?? `--${kebab(parameter)}`;
 
 // Flags of the command being run: an error names a flag only if the user could have typed it.
 let acceptedFlags = new Set<string>();
@@ -149,11 +149,11 @@ function runOptions(v: Record<string, unknown>, options: OptionInfo[], required:
 function usage(dp: DpMargin | null): string {
   const lines = [
     "usage:",
-    "  dpmargin train TRAIN.csv --label COL [--positive VALUE] --epsilon E --delta D [options]",
-    "                 [--test TEST.csv] [--features A,B,C] [--ignore X,Y] [--impute VALUE]",
-    "                 [--max-bytes N] [--out model.json] [--json]",
-    "  dpmargin predict MODEL.json DATA.csv [--out predictions.csv] [--impute VALUE] [--max-bytes N]",
-    "  dpmargin profile DATA.csv --label COL [--positive VALUE] [--max-removed F] [--no-intercept] [--json]",
+    "  dpmargin train TRAIN.csv --epsilon E --delta D [--label COL] [CSV options] [options]",
+    "                 [--test TEST.csv] [--out model.json] [--json]",
+    "  dpmargin schema DATA.csv [--label COL] [CSV options]   (the resolved schema as JSON, for --schema)",
+    "  dpmargin predict MODEL.json DATA.csv [--out predictions.csv] [--label COL] [--delimiter X] [--max-bytes N]",
+    "  dpmargin profile DATA.csv [--label COL] [CSV options] [--max-removed F] [--no-intercept] [--json]",
     "                   (not private: a local diagnostic)",
     "  dpmargin account --epsilon E --delta D --n N --d D [options] [--json]",
     "  dpmargin --help | --version",
@@ -161,11 +161,19 @@ function usage(dp: DpMargin | null): string {
   if (dp) {
     lines.push("", "options of train and account (defaults from the core):");
     for (const o of dp.options) {
-      if (o.type === "ranges") continue;
+      if (o.type === "ranges" || o.scope === "table") continue;
       const flag = o.type === "boolean" ? `--no-${kebab(o.name)}` : `--${kebab(o.name)} ${o.type === "choice" ? o.choices.join("|") : "X"}`;
       lines.push(`  ${flag.padEnd(40)} ${o.type === "boolean" ? "turn off: " : ""}${o.help}${o.defaultText === "required" ? " (required)" : ` (default: ${o.defaultText})`}${o.scope === "plan" ? " [account]" : o.scope === "train" ? " [train]" : ""}`);
     }
     lines.push(`  ${"--no-private-ranges".padEnd(40)} the same as --range-share 0`);
+    lines.push("", "CSV options of train, schema, profile (and predict: label, positive, dialect, max-bytes):");
+    for (const o of dp.options) {
+      if (o.scope !== "table") continue;
+      const value = o.type === "choice" ? o.choices.join("|") : o.type === "texts" ? "A,B,…" : o.type === "schema" ? "FILE.json" : "X";
+      const flag = o.type === "boolean" ? `--[no-]${kebab(o.name)}` : `--${kebab(o.name)} ${value}`;
+      lines.push(`  ${flag.padEnd(40)} ${o.help} (default: ${o.defaultText})`);
+    }
+    lines.push(`  ${"--impute C".padEnd(40)} the same as --missing constant --fill C`);
   }
   return lines.join("\n");
 }
@@ -183,47 +191,80 @@ function accuracy(predicted: Int8Array, truth: Int8Array): number {
   return correct / truth.length;
 }
 
-const CSV_FLAGS: Flags = { impute: { type: "string" }, "max-bytes": { type: "string" } };
-
-// A comma-separated list of column names (a name cannot contain a comma here).
+// A comma-separated list (a value holding a comma is declared in a --schema file instead).
 function listFlag(values: Record<string, unknown>, flag: string): string[] | undefined {
   const raw = values[flag];
   return raw === undefined ? undefined : String(raw).split(",").map((name) => name.trim());
 }
 
-/** Reader options shared by train and predict: --impute, --max-bytes. */
-function csvFlags(v: Record<string, unknown>): Pick<CsvReadOptions, "missing" | "maxBytes"> {
-  const impute = numberFlag(v, "impute", "missing", false);
-  const maxBytes = numberFlag(v, "max-bytes", "maxBytes", false);
-  return {
-    ...(impute !== undefined ? { missing: { impute } } : {}),
-    ...(maxBytes !== undefined ? { maxBytes } : {}),
-  };
+// The CSV options a command takes, from the core's table (scope "table"): --label, --classes,
+// --missing, --categories, --delimiter, --decimal, --encoding, --schema FILE, …; `only`
+// restricts them (predict reads with the model's encoding). --impute C is kept for scripts:
+// --missing constant --fill C.
+function tableFlags(dp: DpMargin, only?: readonly string[]): { flags: Flags; options: OptionInfo[] } {
+  const options = dp.options.filter((o) => o.scope === "table" && (!only || only.includes(o.name)));
+  const flags: Flags = { impute: { type: "string" } };
+  for (const o of options) {
+    flags[kebab(o.name)] = { type: o.type === "boolean" ? "boolean" : "string" };
+    if (o.type === "boolean") flags[`no-${kebab(o.name)}`] = { type: "boolean" };
+  }
+  return { flags, options };
 }
+
+async function tableOptions(v: Record<string, unknown>, options: OptionInfo[]): Promise<CsvReadOptions> {
+  const out: Record<string, unknown> = {};
+  for (const o of options) {
+    const flag = kebab(o.name);
+    if (o.type === "boolean") {
+      if (v[flag] && v[`no-${flag}`]) throw new UsageError(`--${flag} contradicts --no-${flag}`);
+      if (v[flag]) out[o.name] = true;
+      if (v[`no-${flag}`]) out[o.name] = false;
+    } else if (v[flag] === undefined) {
+      continue;
+    } else if (o.type === "number" || o.type === "count") {
+      out[o.name] = numberFlag(v, flag, o.name, false);
+    } else if (o.type === "texts") {
+      out[o.name] = listFlag(v, flag);
+    } else if (o.type === "schema") {
+      const text = await readText(v[flag] as string, "schema");
+      try {
+        out[o.name] = JSON.parse(text);
+      } catch (error) {
+        throw new DpMarginError("BAD_PARAMETER", `schema must be a JSON file, but ${JSON.stringify(v[flag])} is not JSON (${(error as Error).message})`, "schema");
+      }
+    } else {
+      out[o.name] = v[flag];
+    }
+  }
+  const impute = numberFlag(v, "impute", "fill", false);
+  if (impute !== undefined) {
+    if (out.missing !== undefined || out.fill !== undefined) throw new UsageError("--impute contradicts --missing/--fill");
+    out.missing = "constant";
+    out.fill = impute;
+  }
+  return out as CsvReadOptions;
+}
+
+// Predict reads with the model's encoding: only the dialect, the label to compare with and
+// the size limit are chosen.
+const PREDICT_TABLE = ["label", "positive", "delimiter", "decimal", "encoding", "missingTokens", "maxBytes"] as const;
 
 async function trainCommand(dp: DpMargin, argv: string[]): Promise<void> {
   const { flags, options: table } = optionFlags(dp, "train");
+  const { flags: csvFlags, options: csvTable } = tableFlags(dp);
   const { values: v, files } = parse(argv, {
-    ...flags, ...CSV_FLAGS, label: { type: "string" }, positive: { type: "string" }, test: { type: "string" },
-    out: { type: "string" }, features: { type: "string" }, ignore: { type: "string" },
+    ...flags, ...csvFlags, test: { type: "string" }, out: { type: "string" },
   }, 1);
-  if (v.label === undefined) throw new DpMarginError("BAD_PARAMETER", "label is required (--label COL)", "label");
   const options = runOptions(v, table, ["epsilon", "delta"]);
-  const shared = csvFlags(v);
-  const features = listFlag(v, "features");
-  const ignore = listFlag(v, "ignore");
-  const csv = {
-    label: v.label as string, ...shared,
-    ...(v.positive !== undefined ? { positive: v.positive as string } : {}),
-    ...(features ? { features } : {}),
-    ...(ignore ? { ignore } : {}),
-  };
-  // Two streaming passes into wasm memory, then training; the data are never copied into JS.
+  const csv = await tableOptions(v, csvTable);
+  // Streaming passes into wasm memory, then training; the data are never copied into JS.
   const { model, report, local, table: read } = await dp.trainCsv(csvFile(files[0]), csv,
     options as unknown as Parameters<DpMargin["trainCsv"]>[2]);
   // Accuracy on the user's own data: computed locally, not differentially private. Everything is
   // computed before anything is written, so bad test data leaves no model file behind.
-  const evaluate = { ...shared, label: read.label!.column, positive: read.label!.positive };
+  const dialect = Object.fromEntries(["delimiter", "decimal", "encoding", "missingTokens", "maxBytes"]
+    .filter((k) => (csv as Record<string, unknown>)[k] !== undefined).map((k) => [k, (csv as Record<string, unknown>)[k]]));
+  const evaluate = { ...dialect, label: read.label!.column, positive: read.label!.positive };
   const onTrain = await model.predictCsv(csvFile(files[0]), evaluate);
   const trainAccuracy = accuracy(onTrain.labels, onTrain.truth!);
   const onTest = v.test === undefined ? null : await model.predictCsv(csvFile(v.test as string), evaluate);
@@ -245,7 +286,8 @@ async function trainCommand(dp: DpMargin, argv: string[]): Promise<void> {
     ...(report.warning ? { warning: report.warning } : {}),
     label: read.label,
     features: read.featureNames,
-    delimiter: read.delimiter,
+    // The resolved schema (discovered levels and classes included; public): --schema reads it.
+    schema: read.schema,
     report,
     // Not released, not private: the run count (PrivTune's K) and the time.
     local,
@@ -282,9 +324,10 @@ async function readText(path: string, what: string): Promise<string> {
 }
 
 async function predictCommand(dp: DpMargin, argv: string[]): Promise<void> {
-  const { values: v, files } = parse(argv, { out: { type: "string" }, ...CSV_FLAGS }, 2);
+  const { flags: csvFlags, options: csvTable } = tableFlags(dp, PREDICT_TABLE);
+  const { values: v, files } = parse(argv, { out: { type: "string" }, ...csvFlags }, 2);
   const model = dp.modelFromJSON(await readText(files[0], "MODEL.json"));
-  const predictions = await model.predictCsv(csvFile(files[1]), csvFlags(v));
+  const predictions = await model.predictCsv(csvFile(files[1]), await tableOptions(v, csvTable));
   const text = predictionsCsv(predictions, model.label);
   if (model.seeded) process.stderr.write(`dpmargin: warning: the model is ${SEEDED_WARNING}\n`);
   if (v.out !== undefined) await writeFile(v.out as string, text);
@@ -292,14 +335,12 @@ async function predictCommand(dp: DpMargin, argv: string[]): Promise<void> {
 }
 
 async function profileCommand(dp: DpMargin, argv: string[]): Promise<void> {
+  const { flags: csvFlags, options: csvTable } = tableFlags(dp);
   const { values: v, files } = parse(argv, {
-    label: { type: "string" }, positive: { type: "string" }, "max-removed": { type: "string" },
-    "no-intercept": { type: "boolean" }, json: { type: "boolean" }, ...CSV_FLAGS,
+    "max-removed": { type: "string" }, "no-intercept": { type: "boolean" }, json: { type: "boolean" }, ...csvFlags,
   }, 1);
-  if (v.label === undefined) throw new DpMarginError("BAD_PARAMETER", "label is required (--label COL)", "label");
   const maxRemoved = numberFlag(v, "max-removed", "maxRemoved", false);
-  const profile = await dp.profileCsv(csvFile(files[0]),
-    { ...csvFlags(v), label: v.label as string, positive: v.positive as string | undefined },
+  const profile = await dp.profileCsv(csvFile(files[0]), await tableOptions(v, csvTable),
     { ...(maxRemoved !== undefined ? { maxRemoved } : {}), ...(v["no-intercept"] ? { intercept: false } : {}) });
   if (v.json) {
     const { table, ...rest } = profile;
@@ -319,8 +360,22 @@ async function profileCommand(dp: DpMargin, argv: string[]): Promise<void> {
   process.stdout.write(lines.join("\n") + "\n");
 }
 
+// The schema training would resolve for a CSV (JSON on stdout): review it, edit it, and pass
+// it back with --schema FILE to fix every column's role and handling. Local: it reads the file
+// but releases nothing (category lists and classes are not in it unless declared).
+async function schemaCommand(dp: DpMargin, argv: string[]): Promise<void> {
+  const { flags: csvFlags, options: csvTable } = tableFlags(dp);
+  const { values: v, files } = parse(argv, { ...csvFlags, json: { type: "boolean" } }, 1);
+  const summary = await dp.summarizeCsv(csvFile(files[0]), { ...(await tableOptions(v, csvTable)), previewRows: 0 } as never);
+  if (summary.schema === null) {
+    const e = summary.schemaError!;
+    throw new DpMarginError(e.code as DpMarginError["code"], e.message, e.parameter || undefined);
+  }
+  process.stdout.write(JSON.stringify(summary.schema, null, 2) + "\n");
+}
+
 const COMMANDS: Record<string, (dp: DpMargin, argv: string[]) => Promise<void>> = {
-  account, train: trainCommand, predict: predictCommand, profile: profileCommand,
+  account, train: trainCommand, predict: predictCommand, profile: profileCommand, schema: schemaCommand,
 };
 
 export async function main(argv: string[]): Promise<number> {

@@ -4,9 +4,9 @@ import { dispose, unwrap } from "../module/status.js";
 import { PREPROCESSING_OPTIONS, pick, requireObject } from "../options.js";
 import { toCoreDataset } from "../train/data.js";
 import type { CsvSource } from "../csv/source.js";
-import type { CsvReadOptions } from "../csv/columns.js";
-import type { TableSchema } from "../csv/reader.js";
-import { readCsvToCore } from "../csv/core.js";
+import type { CsvReadOptions, SchemaFile } from "../csv/options.js";
+import { splitCsvOptions } from "../csv/options.js";
+import { runPasses } from "../csv/passes.js";
 import type { RowNormalization, TrainReport } from "../types.js";
 import { LIBRARY_VERSION } from "../version.js";
 
@@ -19,11 +19,21 @@ export interface ModelPreprocessing {
   columnRanges: [number, number][] | null;
 }
 
-/** The model file, version 1 (SPEC §5.3). */
+/** The model's label: its column, its classes and the positive one (binary models). */
+export interface ModelLabel {
+  column: string;
+  positive: string;
+  /** The classes (declared, 0/1, or discovered under the budget); absent in version 1. */
+  classes?: string[];
+  /** Where the classes come from: "declared", "binary01", "positive", "discover". */
+  classSource?: string;
+}
+
+/** The model file, version 2 (docs/MODEL_FORMAT.md; version 1 files still load). */
 export interface ModelFile {
   format: "dpmargin-model";
-  version: 1;
-  /** Feature names, one per weight. */
+  version: 1 | 2;
+  /** Model column names, one per weight ("age", "age: missing", "plan: basic", …). */
   features: string[];
   /** Weights of the features in the preprocessed space (intercept excluded). */
   weights: number[];
@@ -36,7 +46,13 @@ export interface ModelFile {
     /** True when the ranges were estimated privately (covered by privacy.muRanges). */
     rangesPrivate: boolean;
   };
-  label: { column: string; positive: string } | null;
+  label: ModelLabel | null;
+  /** How a CSV row becomes the model's columns (trained from a CSV; version 2): per file
+   *  column its kind, missing handling, levels or hash buckets. Absent: every feature is a
+   *  numeric column of the same name. */
+  encoding?: Record<string, unknown>;
+  /** The resolved schema of the training table (public; pass it as `schema` to repeat). */
+  schema?: SchemaFile;
   privacy: {
     epsilon: number; delta: number; mu: number; muRanges: number; muTrain: number;
     neighbouring: "replace-one";
@@ -55,18 +71,34 @@ export interface Predictions {
   labels: Int8Array;
 }
 
-/** Options of {@link Model.predictCsv}: the features are the model's, read by name. */
+/** Options of {@link Model.predictCsv}: the model's columns are read by name with its encoding;
+ *  only the dialect, the label to compare with, and the selection are chosen here. */
 export type PredictCsvOptions = Pick<CsvReadOptions,
-  "label" | "positive" | "missing" | "delimiter" | "maxBytes" | "signal" | "onProgress" | "rows">;
+  "label" | "positive" | "missing" | "delimiter" | "decimal" | "encoding" | "missingTokens" | "maxBytes" | "signal"
+  | "onProgress" | "rows">;
 
 /** Predictions for a CSV, with the true labels when a label column was read. */
 export interface CsvPredictions extends Predictions {
-  /** ±1 from the label column (`options.label`), else null. */
+  /** ±1 from the label column (`options.label`, default the model's), else null. */
   truth: Int8Array | null;
-  table: TableSchema;
+  /** Data rows read. */
+  table: { rows: number; labelled: boolean; imputed: number; missing: number };
 }
 
-const PREDICT_CSV_OPTIONS = ["label", "positive", "missing", "delimiter", "maxBytes", "signal", "onProgress", "rows"];
+const PREDICT_CSV_OPTIONS = ["label", "positive", "missing", "delimiter", "decimal", "encoding", "missingTokens",
+  "maxBytes", "signal", "onProgress", "rows"];
+
+/** The encoding of a model without one (version 1, or trained from arrays): every feature a
+ *  numeric column of the same name; a missing cell is refused, or the public `fill`. */
+function numericEncoding(features: string[], fill: number | null): Record<string, unknown> {
+  return {
+    blocks: features.map((column) => ({
+      column, kind: "numeric", missing: fill === null ? "error" : "constant", nullable: fill !== null,
+      fill: fill ?? 0, indicator: false,
+    })),
+    width: features.length,
+  };
+}
 
 function badModel(message: string): DpMarginError {
   return new DpMarginError("BAD_MODEL", `invalid model file: ${message}`);
@@ -94,18 +126,21 @@ export class Model {
   static fromTraining(core: CoreModule, t: {
     weights: ArrayLike<number>; columns: number; featureNames?: string[];
     preprocessing: ModelPreprocessing; report: TrainReport; label?: ModelFile["label"];
+    encoding?: Record<string, unknown>; schema?: SchemaFile;
   }): Model {
     const w = Array.from(t.weights);
     const plan = t.report.plan;
     const features = t.featureNames ?? Array.from({ length: t.columns }, (_, i) => `x${i}`);
     return new Model(core, {
       format: "dpmargin-model",
-      version: 1,
+      version: 2,
       features,
       weights: w.slice(0, t.columns),
       intercept: t.preprocessing.intercept ? w[t.columns] : null,
       preprocessing: { ...t.preprocessing, rangesPrivate: t.report.rangesPrivate },
       label: t.label ?? null,
+      ...(t.encoding ? { encoding: t.encoding } : {}),
+      ...(t.schema ? { schema: t.schema } : {}),
       privacy: {
         epsilon: plan.epsilon, delta: plan.delta, mu: plan.mu,
         muRanges: plan.muRanges, muTrain: plan.muTrain,
@@ -134,7 +169,9 @@ export class Model {
     if (f === null || typeof f !== "object") throw badModel("not an object");
     const m = f as Record<string, unknown>;
     if (m.format !== "dpmargin-model") throw badModel(`format must be "dpmargin-model", but is ${JSON.stringify(m.format)}`);
-    if (m.version !== 1) throw badModel(`unsupported version ${JSON.stringify(m.version)} (this library reads version 1)`);
+    if (m.version !== 1 && m.version !== 2) {
+      throw badModel(`unsupported version ${JSON.stringify(m.version)} (this library reads versions 1 and 2)`);
+    }
     if (!Array.isArray(m.features) || m.features.length === 0
       || !allOf(m.features, (x): x is string => typeof x === "string")) throw badModel("features must be a non-empty array of names");
     if (!Array.isArray(m.weights) || m.weights.length !== m.features.length) {
@@ -165,6 +202,24 @@ export class Model {
     const label = m.label as Record<string, unknown> | null | undefined;
     if (label !== null && (typeof label !== "object" || typeof label?.column !== "string" || typeof label?.positive !== "string")) {
       throw badModel("label must be null or {column, positive} strings");
+    }
+    if (label && label.classes !== undefined && (!Array.isArray(label.classes)
+      || !allOf(label.classes, (x): x is string => typeof x === "string"))) {
+      throw badModel("label.classes must be an array of strings");
+    }
+    if (m.encoding !== undefined) {
+      if (m.version !== 2) throw badModel("encoding is a version 2 field");
+      // The core parses it (BAD_MODEL naming the field) and it must give the model's columns.
+      const read = new dp.core.CsvRead();
+      try {
+        unwrap(read.start({}, m.encoding as Record<string, unknown>, null, null));
+      } catch (error) {
+        throw badModel(`encoding rejected: ${(error as Error)?.message ?? error}`);
+      } finally {
+        dispose(read);
+      }
+      const width = (m.encoding as { width?: unknown }).width;
+      if (width !== m.features.length) throw badModel(`encoding.width must be ${m.features.length} (one per feature)`);
     }
     const selection = m.selection as Record<string, unknown> | undefined;
     if (!selection || !isFiniteNumber(selection.gamma)) throw badModel("selection.gamma must be a number");
@@ -246,18 +301,65 @@ export class Model {
         throw badParameter(key, `a known option (${PREDICT_CSV_OPTIONS.join(", ")})`, "set");
       }
     }
+    const split = splitCsvOptions(o);
     const own = this.#file.label;
-    const positive = o.positive ?? (own && o.label === own.column ? own.positive : undefined);
-    const { dataset, table } = await readCsvToCore(this.#core, source, {
-      ...o, positive, features: this.#file.features, requireBothClasses: false,
-    } as CsvReadOptions);
+    // The label to compare with: given, else the model's own column when the file has it.
+    const labelName = (split.core.label as string | undefined) ?? own?.column;
+    const positive = (split.core.positive as string | undefined)
+      ?? (own && labelName === own.column ? own.positive : undefined);
+    if (o.label !== undefined && positive === undefined) {
+      throw badParameter("positive", "given: the label column is not the model's own", positive);
+    }
+    // Binary truth: the positive class against every other value.
+    const classes = positive === undefined ? null : [positive];
+    const core: Record<string, unknown> = { ...split.core };
+    delete core.positive;
+    delete core.label;
+    if (labelName !== undefined) core.label = labelName;
+    let encoding = this.#file.encoding;
+    if (encoding === undefined) {
+      encoding = numericEncoding(this.#file.features, core.missing === "constant" ? Number(core.fill ?? 0) : null);
+    }
+    delete core.missing;
+    delete core.fill;
+    const read = new this.#core.CsvRead();
+    let dataset: CoreDataset | null = null;
     try {
-      const truth = table.label ? unwrap(dataset.labels()).slice() : null;  // a JS copy
+      unwrap(read.start(core, encoding, classes, split.rows));
+      await runPasses(read, source, split.signal, split.onProgress);
+      dataset = new this.#core.Dataset();
+      unwrap(read.takeDataset(dataset));
+      const labelled = unwrap(read.labelled());
+      if (o.label !== undefined && !labelled) {
+        throw new DpMarginError("LABEL_NOT_FOUND", `label column ${JSON.stringify(o.label)} is not in the header`, "label");
+      }
+      let truth: Int8Array | null = null;
+      if (labelled) {
+        const codes = unwrap(read.labelCodes());
+        truth = new Int8Array(codes.length);
+        for (let i = 0; i < codes.length; i++) truth[i] = codes[i] === 0 ? 1 : -1;
+      }
+      unwrap(dataset.validate(false));
+      const fill = unwrap(read.fill());
       const predictions = this.#score(dataset);
-      return { ...predictions, truth, table };
+      return {
+        ...predictions, truth,
+        table: { rows: predictions.scores.length, labelled, imputed: fill.imputed, missing: fill.marked },
+      };
     } finally {
       dispose(dataset);
+      dispose(read);
     }
+  }
+
+  /** The encoding a CSV is read with (null: every feature a numeric column of its name). */
+  get encoding(): Record<string, unknown> | null {
+    return this.#file.encoding ? structuredClone(this.#file.encoding) : null;
+  }
+
+  /** The resolved schema of the training table, when trained from a CSV. */
+  get schema(): SchemaFile | null {
+    return this.#file.schema ? structuredClone(this.#file.schema) : null;
   }
 
   // Applies the stored preprocessing (column ranges, intercept, row step) in place, then scores.

@@ -6,9 +6,8 @@ import { dispose, unwrap } from "../module/status.js";
 import { coreOptions, optionalFunction, optionalSignal, requireObject } from "../options.js";
 import { toCoreDataset, type TrainingData } from "../train/data.js";
 import type { CsvSource } from "../csv/source.js";
-import type { CsvReadOptions } from "../csv/columns.js";
-import type { TableSchema } from "../csv/reader.js";
-import { readCsvToCore } from "../csv/core.js";
+import type { CsvReadOptions } from "../csv/options.js";
+import { readLocalTable, type TableInfo } from "../csv/table.js";
 import type { PreprocessingOptions } from "../types.js";
 import { cancelled, now, runChunked } from "../train/chunked.js";
 
@@ -119,12 +118,18 @@ export async function profileMargins(core: CoreModule, data: TrainingData, optio
 }
 
 /** Profile a CSV (streamed straight into wasm memory). Not private. */
-export async function profileCsv(core: CoreModule, source: CsvSource, csv: CsvReadOptions & { label: string },
-  options: ProfileOptions = {}): Promise<MarginProfile & { table: TableSchema }> {
+export async function profileCsv(core: CoreModule, source: CsvSource, csv: CsvReadOptions,
+  options: ProfileOptions = {}): Promise<MarginProfile & { table: TableInfo }> {
   const started = now();
   const c = control(options);
   if (c.signal?.aborted) throw cancelled("the margin profile");
-  const { dataset, table } = await readCsvToCore(core, source, { ...csv, requireBothClasses: true, signal: csv.signal ?? c.signal });
+  const { dataset, table } = await readLocalTable(core, source, csv, c.signal);
+  try {
+    unwrap(dataset.validate(true));
+  } catch (error) {
+    dispose(dataset);
+    throw error;
+  }
   try {
     return { ...(await run(core, dataset, c, started)), table };
   } finally {

@@ -2,15 +2,14 @@
 // every default, every check) and reports its plan before the first iteration, then the
 // Trainer runs in chunks — here, or driving shards in worker threads — and the report is built
 // from what the core released.
-import type { CoreDataset, CoreModule, CoreTrainer, CoreOptions } from "../wasm/dpmargin_core.mjs";
+import type { CoreCsvRun, CoreDataset, CoreModule, CoreTrainer, CoreOptions, CoreTrainStart } from "../wasm/dpmargin_core.mjs";
 import { DpMarginError, badParameter } from "../errors.js";
 import { unwrap, dispose } from "../module/status.js";
 import { coreOptions, optionalFunction, optionalSignal, requireObject } from "../options.js";
 import { toCoreDataset, type TrainingData } from "./data.js";
 import type { CsvSource } from "../csv/source.js";
-import type { CsvReadOptions } from "../csv/columns.js";
-import type { TableSchema } from "../csv/reader.js";
-import { readCsvToCore } from "../csv/core.js";
+import type { CsvReadOptions } from "../csv/options.js";
+import { readTrainingTable, type TableInfo } from "../csv/table.js";
 import type { LocalRunInfo, MethodOptions, Plan, PreprocessingOptions, TrainProgress, TrainReport } from "../types.js";
 import { Model } from "../model/model.js";
 import { buildLocal, buildReport } from "./report.js";
@@ -48,7 +47,7 @@ export interface TrainResult {
 
 /** What `trainCsv` returns: the model and report of `train`, and what was read. */
 export interface CsvTrainResult extends TrainResult {
-  table: TableSchema;
+  table: TableInfo;
 }
 
 /** Options that live in JavaScript; every other one goes to the core. */
@@ -95,7 +94,7 @@ export async function train(core: CoreModule, data: TrainingData, options: Train
   if (c.signal?.aborted) throw cancelled("training");
   const dataset = toCoreDataset(core, d.features as ArrayLike<number>, columns, d.labels as ArrayLike<number>, true);
   try {
-    return await run(core, dataset, c, columns, featureNames, null, host);
+    return await run(core, dataset, c, columns, featureNames, host);
   } finally {
     dispose(dataset);
   }
@@ -104,24 +103,31 @@ export async function train(core: CoreModule, data: TrainingData, options: Train
 export async function trainCsv(core: CoreModule, source: CsvSource, csv: CsvReadOptions,
   options: TrainOptions, host?: ShardHost): Promise<CsvTrainResult> {
   const c = control(core, options);
-  const r = requireObject(csv, "csv");
-  if (typeof r.label !== "string") throw badParameter("label", "a column name (training needs a label column)", r.label);
-  if (r.requireBothClasses !== undefined && r.requireBothClasses !== true) {
-    throw badParameter("requireBothClasses", "true or omitted (training needs both classes and n >= 2)", r.requireBothClasses);
-  }
   if (c.signal?.aborted) throw cancelled("training");
-  const { dataset, table } = await readCsvToCore(core, source,
-    { ...r, signal: (r.signal as AbortSignal | undefined) ?? c.signal } as CsvReadOptions);
+  const { run: csvRun, dataset, table } = await readTrainingTable(core, source, csv ?? {}, c.options, c.signal);
   try {
-    const result = await run(core, dataset, c, table.featureNames.length, table.featureNames, table.label, host);
+    const result = await run(core, dataset, c, table.featureNames.length, table.featureNames, host,
+      (trainer) => trainer.startRun(dataset, csvRun), {
+        encoding: unwrap(csvRun.encoding()), schema: table.schema, label: table.label,
+      });
     return { ...result, table };
   } finally {
     dispose(dataset);
+    dispose(csvRun);
   }
 }
 
+/** What a CSV run adds to the model file: how to read a table, and the label's classes. */
+interface TableRelease {
+  encoding: Record<string, unknown>;
+  schema: TableInfo["schema"];
+  label: TableInfo["label"];
+}
+
 async function run(core: CoreModule, dataset: CoreDataset, c: Control, columns: number,
-  featureNames: string[] | undefined, label: TableSchema["label"], host: ShardHost | undefined): Promise<TrainResult> {
+  featureNames: string[] | undefined, host: ShardHost | undefined,
+  begin: (trainer: CoreTrainer) => ReturnType<CoreTrainer["start"]> = (trainer) => trainer.start(dataset, c.options),
+  table: TableRelease | null = null): Promise<TrainResult> {
   const { started, workers, onPlan, onProgress, signal } = c;
   if (workers > 1 && !host) {
     throw new DpMarginError("BAD_PARAMETER", "workers > 1 needs worker threads, which this module cannot start", "workers");
@@ -129,7 +135,7 @@ async function run(core: CoreModule, dataset: CoreDataset, c: Control, columns: 
   let trainer: CoreTrainer | null = null;
   try {
     trainer = new core.Trainer();
-    const start = unwrap(trainer.start(dataset, c.options));
+    const start: CoreTrainStart = unwrap(begin(trainer));
     const { plan } = start;
     onPlan?.(plan);
     const t = trainer;
@@ -151,7 +157,8 @@ async function run(core: CoreModule, dataset: CoreDataset, c: Control, columns: 
     const result = unwrap(trainer.result());
     const report = buildReport(start, result);
     const model = Model.fromTraining(core, {
-      weights: result.weights, columns, featureNames, report, label,
+      weights: result.weights, columns, featureNames, report, label: table?.label ?? null,
+      encoding: table?.encoding, schema: table?.schema,
       preprocessing: { ...start.preprocessing, columnRanges: report.columnRanges },
     });
     return { model, report, local: buildLocal(result, now() - started) };

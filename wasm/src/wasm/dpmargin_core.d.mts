@@ -73,6 +73,8 @@ export type CoreShardRequest =
 
 export interface CoreTrainer extends EmbindObject {
   start(data: CoreDataset, options: CoreOptions): Status<CoreTrainStart>;
+  /** A CSV run's table (moved into `data` by CsvRun.takeDataset), settings and generator. */
+  startRun(data: CoreDataset, run: CoreCsvRun): Status<CoreTrainStart>;
   advance(budget: number): Status<boolean>;
   progress(): Status<CoreProgress>;
   result(): Status<CoreTrainResult>;
@@ -120,6 +122,45 @@ export interface CoreProfiler extends EmbindObject {
   release(): Status<boolean>;
 }
 
+/** Bytes fed to the core pass by pass (bindings/csv.cpp). */
+export interface CoreByteSink extends EmbindObject {
+  /** A view of `size` bytes in wasm memory to copy the next chunk into (fill, then feed). */
+  buffer(size: number): Status<Uint8Array>;
+  feed(size: number): Status<boolean>;
+  progress(): Status<{ bytes: number; rows: number }>;
+}
+export interface CorePassReader extends CoreByteSink {
+  pass(): Status<string>;
+  endPass(): Status<boolean>;
+  release(): Status<boolean>;
+}
+export interface CoreFill { imputed: number; marked: number }
+export interface CoreCsvRun extends CorePassReader {
+  start(csv: CoreOptions, options: CoreOptions, rows: ArrayLike<number> | null): Status<boolean>;
+  /** Exact categories and classes, no budget: NOT private (the margin profile, readCsv). */
+  startLocal(csv: CoreOptions, rows: ArrayLike<number> | null): Status<boolean>;
+  classCodes(): Status<Int32Array>;
+  schema(): Status<Record<string, unknown>>;
+  encoding(): Status<Record<string, unknown>>;
+  featureNames(): Status<string[]>;
+  fill(): Status<CoreFill>;
+  takeDataset(into: CoreDataset): Status<boolean>;
+}
+export interface CoreCsvRead extends CorePassReader {
+  start(csv: CoreOptions, encoding: Record<string, unknown>, classes: string[] | null,
+    rows: ArrayLike<number> | null): Status<boolean>;
+  labelled(): Status<boolean>;
+  labelCodes(): Status<Int32Array>;
+  fill(): Status<CoreFill>;
+  rowCount(): Status<number>;
+  takeDataset(into: CoreDataset): Status<boolean>;
+}
+export interface CoreCsvScan extends CoreByteSink {
+  start(csv: CoreOptions, previewRows: number): Status<boolean>;
+  header(): Status<string[] | null>;
+  finish(maxValues: number): Status<Record<string, unknown>>;
+  release(): Status<boolean>;
+}
 export interface CoreModule {
   optionTable(): Status<OptionInfo[]>;
   plan(options: CoreOptions): Status<Plan>;
@@ -152,6 +193,9 @@ export interface CoreModule {
   Shard: new () => CoreShard;
   shardBounds(n: number, shards: number): Status<number[]>;
   Profiler: new () => CoreProfiler;
+  CsvRun: new () => CoreCsvRun;
+  CsvRead: new () => CoreCsvRead;
+  CsvScan: new () => CoreCsvScan;
 }
 
 export interface FactoryOptions {

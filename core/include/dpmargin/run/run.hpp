@@ -112,6 +112,10 @@ struct OptionSpec {
   void (*set)(Options& options, const Value& value);
 };
 
+// Public names of the types and scopes ("number", …, "schema"; "both", "train", "plan", "table").
+const char* toString(OptionType type) noexcept;
+const char* toString(OptionScope scope) noexcept;
+
 // The option table, in the order the CLI's --help lists them.
 const std::vector<OptionSpec>& optionSpecs();
 const OptionSpec* findOption(std::string_view name);

@@ -1,0 +1,104 @@
+// CSV → a core Dataset, by the core's reader (run::CsvRun / run::CsvRead): the bytes stream
+// into wasm memory pass by pass and the table is written there once, encoded (numeric columns,
+// missing indicators, one-hot or hashed categories); nothing the size of the data is ever held
+// in JavaScript.
+import type { CoreCsvRun, CoreDataset, CoreModule, CoreOptions } from "../wasm/dpmargin_core.mjs";
+import { dispose, unwrap } from "../module/status.js";
+import { cancelled } from "../train/chunked.js";
+import type { CsvSource } from "./source.js";
+import { runPasses } from "./passes.js";
+import { splitCsvOptions, type SchemaFile } from "./options.js";
+
+/** What a CSV read: its shape, the resolved schema, and the model columns. */
+export interface TableInfo {
+  /** Data rows read (with `rows`, the selected ones). */
+  rows: number;
+  /** The resolved schema: every column's kind and handling, discovered levels and classes
+   *  included — public (save it and pass it back as `schema` to repeat the run exactly). */
+  schema: SchemaFile;
+  /** The model's columns, in order ("age", "age: missing", "plan: basic", …). */
+  featureNames: string[];
+  /** File columns read as features, and those left out. */
+  columns: string[];
+  ignored: string[];
+  label: { column: string; positive: string; classes: string[]; classSource: string } | null;
+  /** Missing numeric cells replaced by their constant, and cells read as missing (indicator
+   *  or missing level). Local facts about the data: not released. */
+  imputed: number;
+  missing: number;
+}
+
+export function tableInfo(schema: SchemaFile, featureNames: string[], rows: number,
+  fill: { imputed: number; marked: number }): TableInfo {
+  const columns = schema.columns.filter((c) => c.kind === "numeric" || c.kind === "categorical").map((c) => c.name);
+  const ignored = schema.columns.filter((c) => c.kind === "ignore").map((c) => c.name);
+  const label = schema.label === undefined ? null : {
+    column: schema.label,
+    positive: schema.positive ?? "",
+    classes: schema.classes ?? [],
+    classSource: schema.classSource ?? "binary01",
+  };
+  return { rows, schema, featureNames, columns, ignored, label, imputed: fill.imputed, missing: fill.marked };
+}
+
+export interface TrainingTable {
+  run: CoreCsvRun;
+  dataset: CoreDataset;
+  table: TableInfo;
+}
+
+/**
+ * Read `source` for training (run::CsvRun: scan, count the categories to discover — drawing
+ * their noise from the run's generator —, fill). The caller owns `run` and `dataset` (dispose
+ * both); on error nothing is left allocated.
+ */
+export async function readTrainingTable(core: CoreModule, source: CsvSource, csv: unknown,
+  options: CoreOptions, signal: AbortSignal | undefined): Promise<TrainingTable> {
+  const split = splitCsvOptions(csv, signal);
+  if (split.signal?.aborted) throw cancelled("reading the CSV");
+  const run = new core.CsvRun();
+  let dataset: CoreDataset | null = null;
+  try {
+    unwrap(run.start(split.core, options, split.rows));
+    await runPasses(run, source, split.signal, split.onProgress);
+    dataset = new core.Dataset();
+    unwrap(run.takeDataset(dataset));
+    const schema = unwrap(run.schema()) as unknown as SchemaFile;
+    const names = unwrap(run.featureNames());
+    const rows = unwrap(dataset.shape()).rows;
+    return { run, dataset, table: tableInfo(schema, names, rows, unwrap(run.fill())) };
+  } catch (error) {
+    dispose(dataset);
+    dispose(run);
+    throw error;
+  }
+}
+
+/**
+ * Read `source` for local use (run::CsvRun in local mode: categories and classes exact, no
+ * budget — NOT private; for the margin profile and readCsv). The caller owns the dataset.
+ */
+export async function readLocalTable(core: CoreModule, source: CsvSource, csv: unknown,
+  signal?: AbortSignal): Promise<{ dataset: CoreDataset; table: TableInfo; classCodes: Int32Array }> {
+  const split = splitCsvOptions(csv, signal);
+  if (split.signal?.aborted) throw cancelled("reading the CSV");
+  const run = new core.CsvRun();
+  let dataset: CoreDataset | null = null;
+  try {
+    unwrap(run.startLocal(split.core, split.rows));
+    await runPasses(run, source, split.signal, split.onProgress);
+    dataset = new core.Dataset();
+    unwrap(run.takeDataset(dataset));
+    const schema = unwrap(run.schema()) as unknown as SchemaFile;
+    const names = unwrap(run.featureNames());
+    const rows = unwrap(dataset.shape()).rows;
+    const classCodes = unwrap(run.classCodes());
+    const table = tableInfo(schema, names, rows, unwrap(run.fill()));
+    return { dataset, table, classCodes };
+  } catch (error) {
+    dispose(dataset);
+    throw error;
+  } finally {
+    dispose(run);
+  }
+}
