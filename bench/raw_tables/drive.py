@@ -26,8 +26,9 @@ benchmarks: deterministic, NOT private). Arms per table (manifest.json):
   raw-nolabel      the raw CSV with no flag at all: the default label proposal, when it exists.
 
 Rows already in the results file for the same (product, table, arm, eps, seed) are skipped, so a
-run resumes, and a later product version (another --product tag, by default the git commit of
-the CLI's repository) adds its own rows next to today's.
+run resumes, and a later product version adds its own rows next to today's. The product tag is
+--product, or by default the last commit that changed core/, wasm/, CMakeLists.txt or the
+package files in the CLI's repository.
 """
 import argparse
 import concurrent.futures as cf
@@ -68,7 +69,8 @@ def cli_run(cli, args, timeout=1800):
     m = ERROR.match(last)
     if p.returncode == 2 and m:
         raise Failure("error", m.group(1), m.group(2) or "", m.group(3))
-    raise Failure("crash", "EXIT_%d" % p.returncode, "", " | ".join(lines[-3:])[:500] or last)
+    errs = [l.strip() for l in lines if "Error" in l or "error" in l][:2]
+    raise Failure("crash", "EXIT_%d" % p.returncode, "", " | ".join(errs or lines[-3:])[:500] or last)
 
 
 def read_csv(path):
@@ -212,14 +214,20 @@ def applicable(entry, arm):
     return True
 
 
+PRODUCT_PATHS = ["core", "wasm", "CMakeLists.txt", "package.json", "package-lock.json"]
+
+
 def product_tag(cli):
+    """The last commit that changed what dist/ is built from (a commit that touches only bench/,
+    docs/ or tests/ is the same product), with -dirty for uncommitted changes there. The CLI
+    must have been rebuilt from that tree: the tag cannot check it."""
     root = os.path.dirname(os.path.dirname(os.path.abspath(cli)))
     try:
-        head = subprocess.run(["git", "-C", root, "rev-parse", "--short", "HEAD"],
+        head = subprocess.run(["git", "-C", root, "log", "-1", "--format=%h", "--"] + PRODUCT_PATHS,
                               capture_output=True, text=True, check=True).stdout.strip()
-        dirty = subprocess.run(["git", "-C", root, "status", "--porcelain", "--", "core", "wasm"],
+        dirty = subprocess.run(["git", "-C", root, "status", "--porcelain", "--"] + PRODUCT_PATHS,
                                capture_output=True, text=True, check=True).stdout.strip()
-        return head + ("-dirty" if dirty else "")
+        return (head or "unknown") + ("-dirty" if dirty else "")
     except (OSError, subprocess.CalledProcessError):
         return "unknown"
 

@@ -12,7 +12,8 @@
 # 5. the summary: the generated part of docs/RAW_TABLES.md.
 # DPMARGIN_CLI=path/to/dist/cli.js measures another build (e.g. the main worktree after a merge);
 # the product tag is that repository's commit unless --product TAG is given.
-# Runs under nice; one training at a time unless --jobs N.
+# Runs under nice; one training at a time unless --jobs N. The wall time of each invocation is
+# appended to bench/results/raw_tables_wall.csv (note: WALL_NOTE, else the arguments).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 start=$(date +%s)
@@ -33,7 +34,10 @@ runs=$(sed -n 's/^raw tables: product [^,]*, \([0-9]*\) runs to do.*/\1/p' /tmp/
 rm -f /tmp/raw_tables_drive.$$.log
 secs=$(( $(date +%s) - start ))
 wall=bench/results/raw_tables_wall.csv
-[ -f "$wall" ] || echo "product,mode,runs,seconds,date" > "$wall"
-echo "$product,$MODE,$runs,$secs,$(date -u +%Y-%m-%dT%H:%MZ)" >> "$wall"
+[ -f "$wall" ] || echo "product,mode,runs,seconds,date,note" > "$wall"
+if [ "${runs:-0}" != 0 ]; then  # a run that found everything recorded adds no line
+  note=$(printf '%s' "${WALL_NOTE:-$*}" | tr -d '"')
+  echo "$product,$MODE,$runs,$secs,$(date -u +%Y-%m-%dT%H:%MZ),\"$note\"" >> "$wall"
+fi
 /usr/bin/python3 bench/raw_tables/summarise.py
 echo "raw tables: $MODE, $runs runs, wall $secs s"

@@ -233,9 +233,12 @@ def main():
         if after != before:
             out += product_section(rows, base, manifest, after, "After")
     if wall:
-        out += ["### Wall time", "", "| product | mode | runs | seconds | date (UTC) |", "|---|---|---:|---:|---|"]
+        out += ["### Wall time", "", "Each invocation of run.sh (runs = result rows it added; a resumed run skips "
+                "what is recorded; a one-vs-rest row is K trainings).", "", "| product | mode | runs | seconds | date (UTC) | note |",
+                "|---|---|---:|---:|---|---|"]
         for w in wall:
-            out.append("| `%s` | %s | %s | %s | %s |" % (w["product"], w["mode"], w["runs"], w["seconds"], w["date"]))
+            out.append("| `%s` | %s | %s | %s | %s | %s |" % (w["product"], w["mode"], w["runs"], w["seconds"],
+                                                         w["date"], w.get("note", "")))
         out.append("")
     out.append(END)
     text = open(DOC).read() if os.path.exists(DOC) else "# Raw tables\n\n" + BEGIN + "\n" + END + "\n"
