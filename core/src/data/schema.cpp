@@ -511,6 +511,12 @@ Schema resolveSchema(const CsvScan& scan, const TableOptions& o, SchemaPurpose p
       }
     }
   }
+  if (s.featureOrder.empty() && purpose != SchemaPurpose::kSummary && !o.features && o.ignore.empty() &&
+      s.columns.size() == 1 && s.label == 0) {
+    // Nothing the user chose left the columns out: the file has none besides the label.
+    throw Error(ErrorCode::kCsvParse, "",
+                "no feature columns: the file has only the label column " + quoted(s.columns[0].name));
+  }
   if (s.featureOrder.empty() && purpose != SchemaPurpose::kSummary) {
     bad(o.features ? "features" : "ignore",
         std::string(o.features ? "features" : "ignore") + " must leave at least one feature column, but none is left (header: " + listHeader() + ")");
