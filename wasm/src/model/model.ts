@@ -74,8 +74,8 @@ export interface Predictions {
 /** Options of {@link Model.predictCsv}: the model's columns are read by name with its encoding;
  *  only the dialect, the label to compare with, and the selection are chosen here. */
 export type PredictCsvOptions = Pick<CsvReadOptions,
-  "label" | "positive" | "missing" | "delimiter" | "decimal" | "encoding" | "missingTokens" | "maxBytes" | "signal"
-  | "onProgress" | "rows">;
+  "label" | "positive" | "missing" | "fill" | "delimiter" | "decimal" | "encoding" | "missingTokens" | "maxBytes"
+  | "signal" | "onProgress" | "rows">;
 
 /** Predictions for a CSV, with the true labels when a label column was read. */
 export interface CsvPredictions extends Predictions {
@@ -85,7 +85,7 @@ export interface CsvPredictions extends Predictions {
   table: { rows: number; labelled: boolean; imputed: number; missing: number };
 }
 
-const PREDICT_CSV_OPTIONS = ["label", "positive", "missing", "delimiter", "decimal", "encoding", "missingTokens",
+const PREDICT_CSV_OPTIONS = ["label", "positive", "missing", "fill", "delimiter", "decimal", "encoding", "missingTokens",
   "maxBytes", "signal", "onProgress", "rows"];
 
 /** The encoding of a model without one (version 1, or trained from arrays): every feature a
