@@ -395,6 +395,15 @@ TEST(CsvRun, OnlyTheLabelColumnIsAParseErrorNotABadIgnore) {
     EXPECT_EQ(e.parameter(), "");
     EXPECT_NE(std::string(e.what()).find("only the label column \"label\""), std::string::npos) << e.what();
   }
+  // Columns left out by default (an identifier name, no values): said, with the fix.
+  try {
+    runCsv("key,empty,label\nk1,,1\nk2,,0\n", budget());
+    ADD_FAILURE();
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), ErrorCode::kCsvParse);
+    EXPECT_NE(std::string(e.what()).find("\"key\" (header name reads like an identifier), \"empty\" (no values); "
+                                         "name the columns to use in features"), std::string::npos) << e.what();
+  }
   // With ignore given, the option is named as before.
   run::Options o = budget();
   o.table.ignore = {"a"};
