@@ -291,7 +291,7 @@ export class Model {
    * skipped), streamed straight into wasm memory with the stored preprocessing applied. With
    * `label`, the true labels come back too (`positive` defaults to the model's positive value
    * when the column is the model's label column).
-   * @throws DpMarginError as `readCsvInto` (BAD_PARAMETER names a model feature missing from
+   * @throws DpMarginError as `trainCsv` (BAD_PARAMETER names a model feature missing from
    * the file), CANCELLED.
    */
   async predictCsv(source: CsvSource, options: PredictCsvOptions = {}): Promise<CsvPredictions> {
