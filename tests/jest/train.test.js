@@ -8,6 +8,11 @@ import { load, csvFile, DpMarginError } from "dpmargin";
 import { separable, toCsv } from "./synthetic.js";
 import { repoRoot } from "./helpers.js";
 
+import { jest } from "@jest/globals";
+
+// Trainings of a few seconds each: the default 5 s timed out on a loaded 2-core machine.
+jest.setTimeout(30_000);
+
 let dp;
 beforeAll(async () => {
   dp = await load();
