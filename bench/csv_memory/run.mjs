@@ -9,20 +9,17 @@ import { createWriteStream, mkdtempSync, readFileSync, rmSync, statSync, writeFi
 import { cpus as cpuList, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import Papa from "papaparse";
 
 const root = fileURLToPath(new URL("../../", import.meta.url));
 const FEATURES = 50;
 
 const PATHS = {
   // The data pipeline alone: two streaming passes into a core Dataset (what trainCsv runs first).
-  stream: "streaming reader → wasm (readCsvInto into the core table)",
+  stream: "streaming reader → wasm (the core's CsvRun writes the table in place)",
   // The public call end to end, training made negligible (1 iteration per candidate).
   trainCsv: "dp.trainCsv(csvFile(path), …, { maxIterations: 1 }) end to end",
   // The same streaming reader, but into JS typed arrays first, then copied in (dp.train path).
-  copy: "readCsv → Float32Array → copy into wasm",
-  // The reader this one replaced (commit 5df2059): whole text, Papa.parse, Float32Array, copy.
-  previous: "previous plain reader (whole text → Papa.parse → copy)",
+  copy: "dp.readCsv → Float32Array → copy into wasm",
 };
 
 function mulberry32(seed) {
@@ -67,8 +64,8 @@ async function generate(path, targetBytes) {
 
 // ---- child: load the file one way, print one JSON line ----
 async function child(mode, path) {
-  const { load, csvFile, readCsv } = await import(`${root}dist/node.js`);
-  const { readCsvToCore } = await import(`${root}dist/csv/core.js`);
+  const { load, csvFile } = await import(`${root}dist/node.js`);
+  const { readLocalTable } = await import(`${root}dist/csv/table.js`);
   const { toCoreDataset } = await import(`${root}dist/train/data.js`);
   const dp = await load();
   const rssStart = process.memoryUsage().rss;
@@ -79,15 +76,12 @@ async function child(mode, path) {
   const cpu0 = process.cpuUsage();
   let rows;
   let width;
-  if (mode === "stream" || mode === "copy" || mode === "previous") {
+  if (mode === "stream" || mode === "copy") {
     let dataset;
     if (mode === "stream") {
-      ({ dataset } = await readCsvToCore(dp.core, csvFile(path), { label: "label" }));
-    } else if (mode === "copy") {
-      const t = await readCsv(csvFile(path), { label: "label" });
-      dataset = toCoreDataset(dp.core, t.features, t.columns, t.labels, true);
+      ({ dataset } = await readLocalTable(dp.core, csvFile(path), { label: "label" }));
     } else {
-      const t = previousReader(path);
+      const t = await dp.readCsv(csvFile(path), { label: "label" });
       dataset = toCoreDataset(dp.core, t.features, t.columns, t.labels, true);
     }
     ({ rows, stride: width } = dataset.shape().value);
@@ -108,22 +102,6 @@ async function child(mode, path) {
     peakRss: process.resourceUsage().maxRSS * 1024,
     rssStart, wasmStart, wasm: dp.memoryBytes, heapPeak,
   }) + "\n");
-}
-
-// The reader this one replaced, in substance (wasm/src/csv.ts at commit 5df2059).
-function previousReader(path) {
-  const text = readFileSync(path, "utf8");
-  const rows = Papa.parse(text, { header: false, skipEmptyLines: "greedy" }).data;
-  const d = rows[0].length - 1;
-  const n = rows.length - 1;
-  const features = new Float32Array(n * d);
-  const labels = new Int8Array(n);
-  for (let i = 0; i < n; i++) {
-    const row = rows[i + 1];
-    for (let j = 0; j < d; j++) features[i * d + j] = Number(row[j].trim());
-    labels[i] = row[d].trim() === "1" ? 1 : -1;
-  }
-  return { features, columns: d, labels };
 }
 
 const mb = (b) => (b / 2 ** 20).toFixed(0);

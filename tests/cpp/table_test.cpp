@@ -372,6 +372,50 @@ TEST(CsvRun, ClassDiscoveryThatFindsOneClassSaysWhatToDo) {
   }
 }
 
+TEST(CsvRun, OneClassNamesThePositiveClassAndTheColumn) {
+  run::Options o = budget();
+  o.table.label = "species";
+  o.table.positive = "bird";
+  try {
+    runCsv("a,b,species\n1,2,cat\n3,4,dog\n5,6,cat\n", o);
+    ADD_FAILURE();
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), ErrorCode::kOneClass);
+    EXPECT_NE(std::string(e.what()).find("all 3 rows are negative for positive class \"bird\" of label column \"species\""),
+              std::string::npos) << e.what();
+  }
+}
+
+TEST(CsvRun, OnlyTheLabelColumnIsAParseErrorNotABadIgnore) {
+  try {
+    runCsv("label\n1\n0\n", budget());
+    ADD_FAILURE();
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), ErrorCode::kCsvParse);
+    EXPECT_EQ(e.parameter(), "");
+    EXPECT_NE(std::string(e.what()).find("only the label column \"label\""), std::string::npos) << e.what();
+  }
+  // Columns left out by default (an identifier name, no values): said, with the fix.
+  try {
+    runCsv("key,empty,label\nk1,,1\nk2,,0\n", budget());
+    ADD_FAILURE();
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), ErrorCode::kCsvParse);
+    EXPECT_NE(std::string(e.what()).find("\"key\" (header name reads like an identifier), \"empty\" (no values); "
+                                         "name the columns to use in features"), std::string::npos) << e.what();
+  }
+  // With ignore given, the option is named as before.
+  run::Options o = budget();
+  o.table.ignore = {"a"};
+  try {
+    runCsv("a,label\n1,1\n2,0\n", o);
+    ADD_FAILURE();
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), ErrorCode::kBadParameter);
+    EXPECT_EQ(e.parameter(), "ignore");
+  }
+}
+
 TEST(CsvRun, RowSelectionAndSeededRepeatability) {
   run::Options o = budget(9);
   o.table.label = "churn";

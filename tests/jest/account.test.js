@@ -141,9 +141,13 @@ describe("utility-only options: step scale, hinge scale, pruning", () => {
     for (const o of dp.options) {
       if (o.default === null || o.scope === "train" || !(o.name in plan)) continue;
       if (o.name === "pruning") continue;  // "auto" is a rule: noise-floor with tight
+      // A rule too: the share applies only when some categories or classes are discovered.
+      if (o.name === "discoveryShare") continue;
       expect([o.name, plan[o.name]]).toEqual([o.name, o.default]);
     }
     expect(plan.pruning).toBe("noise-floor");
+    expect([plan.discoveryColumns, plan.discoveryShare, plan.muDiscovery]).toEqual([0, 0, 0]);
+    expect(byName.discoveryShare.defaultText).toMatch(/when some categories or classes are discovered, else 0/);
     expect(dp.defaults.maxIterations).toBe(byName.maxIterations.default);
   });
 

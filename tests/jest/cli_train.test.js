@@ -2,8 +2,8 @@
 import { mkdtempSync, writeFileSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { load, readCsv, csvFile } from "dpmargin";
-import { cli } from "./helpers.js";
+import { load, csvFile } from "dpmargin";
+import { cli, runClis } from "./helpers.js";
 import { separable, toCsv } from "./synthetic.js";
 
 const dir = mkdtempSync(join(tmpdir(), "dpmargin-cli-"));
@@ -33,7 +33,8 @@ test("train --json prints the report of SPEC §5.2", () => {
   expect(report.report.elapsedMs).toBeUndefined();
   expect(report.seeded).toBe(false);
   expect(report.n).toBe(1500);
-  expect(report.label).toEqual({ column: "label", positive: "1" });
+  expect(report.label).toEqual({ column: "label", positive: "1", classes: ["0", "1"], classSource: "binary01" });
+  expect(report.schema.columns.map((c) => c.kind)).toEqual([...Array(10).fill("numeric"), "label"]);
   for (const c of report.candidates) {
     for (const key of ["gamma", "k", "T", "sigma", "projected", "noisyScore"]) expect(c).toHaveProperty(key);
   }
@@ -78,8 +79,8 @@ test("predict with the saved model matches the API, row for row", async () => {
   expect(lines[0]).toBe("score,label=1");
   const dp = await load();
   const m = dp.modelFromJSON(readFileSync(model, "utf8"));
-  expect(m.label).toEqual({ column: "label", positive: "1" });
-  const table = await readCsv(csvFile(testCsv), { features: m.features });
+  expect(m.label).toEqual({ column: "label", positive: "1", classes: ["0", "1"], classSource: "binary01" });
+  const table = await dp.readCsv(csvFile(testCsv), { label: "label", features: m.features });
   const api = m.predict(table.features);
   expect(lines).toHaveLength(api.scores.length + 1);
   lines.slice(1).forEach((line, i) => {
@@ -92,24 +93,39 @@ test("predict with the saved model matches the API, row for row", async () => {
   expect(r.stdout.trim().split("\n")).toHaveLength(api.scores.length + 1);
 });
 
-test("predict: --impute fills empty cells; without it MISSING_VALUE names the line", () => {
+test("predict: a missing cell gets the model's public fill; a version 1 model needs --impute", () => {
   const model = join(dir, "model-impute.json");
   let r = cli("train", trainCsv, "--label", "label", "--epsilon", "1", "--delta", "1e-5", "--seed", "2",
     "--max-iterations", "5", "--out", model);
   expect(r.code).toBe(0);
   const holes = join(dir, "holes.csv");
+  const zeros = join(dir, "zeros.csv");
   const header = readFileSync(testCsv, "utf8").split("\n")[0];
   writeFileSync(holes, `${header}\n${Array(10).fill("0.1").join(",")},1\n,${Array(9).fill("0.2").join(",")},0\n`);
+  writeFileSync(zeros, `${header}\n${Array(10).fill("0.1").join(",")},1\n0,${Array(9).fill("0.2").join(",")},0\n`);
+  // Version 2: the model's encoding says how a missing cell is read (the public fill, 0).
   r = cli("predict", model, holes);
+  expect(r.code).toBe(0);
+  expect(r.stdout).toBe(cli("predict", model, zeros).stdout);
+  // Version 1 (no encoding): refused, unless --impute gives the public constant.
+  const file = JSON.parse(readFileSync(model, "utf8"));
+  delete file.encoding;
+  delete file.schema;
+  const v1 = join(dir, "model-v1.json");
+  writeFileSync(v1, JSON.stringify({ ...file, version: 1 }));
+  r = cli("predict", v1, holes);
   expect(r.code).toBe(2);
   expect(r.stdout).toBe("");
   expect(r.stderr).toMatch(/MISSING_VALUE.*line 3, column "x0"/);
-  r = cli("predict", model, holes, "--impute", "0");
+  r = cli("predict", v1, holes, "--impute", "0");
+  expect(r.stderr).toMatch(/^dpmargin: warning: the model is not private/);
   expect(r.code).toBe(0);
-  expect(r.stdout.trim().split("\n")).toHaveLength(3);
-  r = cli("predict", model, holes, "--impute", "nan");
+  expect(r.stdout).toBe(cli("predict", v1, zeros).stdout);
+  r = cli("predict", v1, holes, "--impute", "nan");
   expect(r.code).toBe(2);
+  expect(r.stdout).toBe("");
   expect(r.stderr).toContain("(--impute)");
+  expect(r.stderr.trim().split("\n")).toHaveLength(1);
 });
 
 test("train --features and --ignore choose the columns; the model keeps their names", () => {
@@ -129,26 +145,42 @@ test("train --features and --ignore choose the columns; the model keeps their na
 describe("bad input exits 2 with one line on stderr and nothing on stdout", () => {
   const bad = join(dir, "bad.csv");
   writeFileSync(bad, "a,b,label\n1,2,1\n3,x,0\n");
+  const numericB = join(dir, "numeric-b.json");
+  writeFileSync(numericB, JSON.stringify({ columns: [{ name: "b", kind: "numeric" }] }));
   const ragged = join(dir, "ragged.csv");
   writeFileSync(ragged, "a,b,label\n1,2,1\n3,0\n");
   const labels = join(dir, "labels.csv");
   writeFileSync(labels, "a,b,y\n1,2,cat\n3,1,dog\n");
-  test.each([
-    [["train", trainCsv, "--epsilon", "1", "--delta", "1e-5"], /--label/],
+  const unnamed = join(dir, "unnamed.csv");
+  writeFileSync(unnamed, "a,b,c\n1,2,1\n3,1,0\n");
+  const cases = [
+    [["train", unnamed, "--epsilon", "1", "--delta", "1e-5"], /LABEL_NOT_FOUND \(--label\)/],
     [["train", trainCsv, "--label", "nope", "--epsilon", "1", "--delta", "1e-5"], /LABEL_NOT_FOUND/],
-    [["train", bad, "--label", "label", "--epsilon", "1", "--delta", "1e-5"], /NON_NUMERIC.*line 3.*"b"/],
+    [["train", bad, "--schema", numericB, "--epsilon", "1", "--delta", "1e-5"], /NON_NUMERIC.*line 3.*"b"/],
     [["train", ragged, "--label", "label", "--epsilon", "1", "--delta", "1e-5"], /RAGGED_ROW.*line 3/],
-    [["train", labels, "--label", "y", "--epsilon", "1", "--delta", "1e-5"], /--positive/],
+    [["train", labels, "--label", "y", "--epsilon", "1", "--delta", "1e-5"], /ONE_CLASS \(--classes\).*--positive/],
     [["train", trainCsv, "--label", "label", "--epsilon", "0", "--delta", "1e-5"], /--epsilon/],
     [["train", join(dir, "missing.csv"), "--label", "label", "--epsilon", "1", "--delta", "1e-5"], /cannot read/],
     [["predict", trainCsv, testCsv], /BAD_MODEL/],
     [["train", trainCsv, "--label", "label", "--epsilon", "1", "--delta", "1e-5", "--features", "x1,nope"], /BAD_PARAMETER \(--features\).*"nope"/],
     [["train", trainCsv, "--label", "label", "--epsilon", "1", "--delta", "1e-5", "--max-bytes", "1000"], /OUT_OF_MEMORY.*limit/],
-  ])("%j", (args, pattern) => {
-    const r = cli(...args);
+  ];
+  let results;
+  beforeAll(async () => {
+    results = await runClis(cases.map(([args]) => args));
+  }, 120_000);
+  test.each(cases.map((c, i) => [c[0], c[1], i]))("%j", (_args, pattern, i) => {
+    const r = results[i];
     expect(r.code).toBe(2);
     expect(r.stdout).toBe("");
     expect(r.stderr).toMatch(pattern);
     expect(r.stderr.trim().split("\n")).toHaveLength(1);
+  });
+  test("the text column without the schema is categorical, and trains", async () => {
+    const [r] = await runClis([["train", bad, "--epsilon", "1", "--delta", "1e-5", "--seed", "1", "--json"]]);
+    expect(r.code).toBe(0);
+    const report = JSON.parse(r.stdout);
+    expect(report.schema.columns.find((c) => c.name === "b")).toMatchObject({ kind: "categorical", categories: "hash" });
+    expect(report.label.column).toBe("label");  // proposed by its header name
   });
 });

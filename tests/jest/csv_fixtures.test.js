@@ -1,20 +1,26 @@
-// Every CSV in tests/fixtures/csv/ (see manifest.json) through the package API — read from a
-// file path, a Blob and a stream of 3-byte pieces, which must agree — and through the CLI.
-// Errors: the same DpMarginError code everywhere, the row/column named, CLI exit 2 with one
-// line on stderr and nothing on stdout, and the same module instance still trains afterwards.
-import { readFileSync } from "node:fs";
-import { spawn } from "node:child_process";
+// Every CSV in tests/fixtures/csv/ (see manifest.json and its README) through the package API —
+// read from a file path, a Blob and a stream of 3-byte pieces, which must agree — and through
+// the CLI. Errors: the same DpMarginError code everywhere, the line/column named, CLI exit 2 with
+// one line on stderr (naming the flag of a bad option) and nothing on stdout, and the same module
+// instance still trains afterwards.
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { load, csvFile, readCsv, DpMarginError } from "dpmargin";
-import { repoRoot } from "./helpers.js";
+import { load, csvFile, DpMarginError } from "dpmargin";
+import { runCli } from "./helpers.js";
 import { separable } from "./synthetic.js";
 
 const dir = new URL("../fixtures/csv/", import.meta.url);
 const manifest = JSON.parse(readFileSync(new URL("manifest.json", dir), "utf8"));
+const readme = readFileSync(new URL("README.md", dir), "utf8");
 const entries = Object.entries(manifest);
+const fileOf = (key, entry) => entry.file ?? key;
 const pathOf = (file) => fileURLToPath(new URL(file, dir));
 const TRAIN = { epsilon: 1, delta: 1e-5, seed: 1, maxIterations: 5 };
 const small = separable(40, 3, 0.1, 0, 5);
+const scratch = mkdtempSync(join(tmpdir(), "dpmargin-fixtures-"));
+const kebab = (name) => name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
 
 /** A re-readable byte source that hands out `size`-byte pieces (chunk-boundary stress). */
 function pieces(bytes, size) {
@@ -25,27 +31,25 @@ function pieces(bytes, size) {
   };
 }
 
-function cliArgs(file, options) {
+/** The manifest's options as CLI flags (a schema goes through a file, { impute } as --impute). */
+function cliArgs(key, file, options) {
   const args = ["train", pathOf(file), "--epsilon", "1", "--delta", "1e-5", "--seed", "1", "--max-iterations", "5", "--json"];
-  if (options.label !== undefined) args.push("--label", options.label);
-  if (options.positive !== undefined) args.push("--positive", options.positive);
-  if (options.features) args.push("--features", options.features.join(","));
-  if (options.ignore) args.push("--ignore", options.ignore.join(","));
-  if (options.missing?.impute !== undefined) args.push("--impute", String(options.missing.impute));
-  if (options.maxBytes !== undefined) args.push("--max-bytes", String(options.maxBytes));
+  for (const [name, value] of Object.entries(options)) {
+    if (name === "missing" && typeof value === "object") {
+      args.push("--impute", String(value.impute));
+    } else if (name === "schema") {
+      const schemaFile = join(scratch, `${key.replace(/[^\w.-]/g, "_")}.schema.json`);
+      writeFileSync(schemaFile, JSON.stringify(value));
+      args.push("--schema", schemaFile);
+    } else {
+      args.push(`--${kebab(name)}`, Array.isArray(value) ? value.join(",") : String(value));
+    }
+  }
   return args;
 }
 
-function runCli(args) {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [`${repoRoot}dist/cli.js`, ...args]);
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d) => { stdout += d; });
-    child.stderr.on("data", (d) => { stderr += d; });
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
-  });
-}
+/** The flag a parameter of the API is named by on the command line. */
+const flagOf = (parameter) => (/^(schema|columns)[.[]/.test(parameter) ? "--schema" : `--${kebab(parameter)}`);
 
 async function outcome(promise) {
   try {
@@ -55,8 +59,6 @@ async function outcome(promise) {
   }
 }
 
-const FLAG = { positive: "--positive", features: "--features", ignore: "--ignore", missing: "--impute" };
-
 let dp;
 const cli = new Map();
 beforeAll(async () => {
@@ -65,28 +67,36 @@ beforeAll(async () => {
   const queue = [...entries];
   await Promise.all([0, 1, 2].map(async () => {
     for (let next = queue.shift(); next; next = queue.shift()) {
-      const [file, { options }] = next;
-      cli.set(file, await runCli(cliArgs(file, options)));
+      const [key, entry] = next;
+      cli.set(key, await runCli(cliArgs(key, fileOf(key, entry), entry.options)));
     }
   }));
-}, 240_000);
+}, 300_000);
 
 test("the corpus has at least 40 fixtures and covers the reader's error codes", () => {
   expect(entries.length).toBeGreaterThanOrEqual(40);
   const codes = new Set(entries.map(([, e]) => e.expected.code).filter(Boolean));
   for (const code of ["CSV_PARSE", "RAGGED_ROW", "NON_NUMERIC", "NON_FINITE", "MISSING_VALUE",
-    "LABEL_NOT_FOUND", "ONE_CLASS", "BAD_PARAMETER", "OUT_OF_MEMORY"]) {
+    "LABEL_NOT_FOUND", "ONE_CLASS", "BAD_LABEL", "BAD_PARAMETER", "OUT_OF_MEMORY"]) {
     expect(codes).toContain(code);
   }
 });
 
-describe.each(entries)("%s", (file, { options, expected }) => {
+test("every change by design is recorded in the README, and names an entry of the manifest", () => {
+  const listed = [...readme.matchAll(/^- `([^`]+)`:/gm)].map((m) => m[1]);
+  expect(listed.length).toBeGreaterThan(0);
+  for (const key of listed) expect(manifest).toHaveProperty([key]);
+});
+
+describe.each(entries)("%s", (key, entry) => {
+  const { options, expected } = entry;
+  const file = fileOf(key, entry);
   const bytes = readFileSync(pathOf(file));
 
-  test("package API: file, Blob and 3-byte pieces agree", async () => {
+  test("package API: file, Blob and 3-byte pieces agree (readCsv)", async () => {
     const results = [];
     for (const source of [csvFile(pathOf(file)), new Blob([bytes]), pieces(bytes, 3)]) {
-      results.push(await outcome(readCsv(source, options)));
+      results.push(await outcome(dp.readCsv(source, options)));
     }
     const [first, ...others] = results;
     for (const other of others) {
@@ -118,10 +128,15 @@ describe.each(entries)("%s", (file, { options, expected }) => {
     const { table, report, model } = r.value;
     expect(table.rows).toBe(expected.rows);
     expect(table.featureNames).toHaveLength(expected.columns);
-    expect(table.delimiter).toBe(expected.delimiter);
+    expect(table.schema.csv.delimiter).toBe(expected.delimiter);
+    if (expected.decimal) expect(table.schema.csv.decimal).toBe(expected.decimal);
     if (expected.featureNames) expect(table.featureNames).toEqual(expected.featureNames);
     if (expected.positive) expect(table.label.positive).toBe(expected.positive);
     if (expected.imputed !== undefined) expect(table.imputed).toBe(expected.imputed);
+    if (expected.missing !== undefined) expect(table.missing).toBe(expected.missing);
+    for (const [name, kind] of Object.entries(expected.kinds ?? {})) {
+      expect([name, table.schema.columns.find((c) => c.name === name)?.kind]).toEqual([name, kind]);
+    }
     expect(report.plan.n).toBe(expected.rows);
     expect(report.plan.d).toBe(expected.columns + 1);
     expect(model.features).toEqual(table.featureNames);
@@ -129,14 +144,14 @@ describe.each(entries)("%s", (file, { options, expected }) => {
   });
 
   test("CLI", () => {
-    const r = cli.get(file);
+    const r = cli.get(key);
     if (expected.code) {
       expect(r.code).toBe(2);
       expect(r.stdout).toBe("");
       expect(r.stderr.trim().split("\n")).toHaveLength(1);
       expect(r.stderr).toContain(expected.code);
       if (expected.line !== undefined) expect(r.stderr).toContain(`line ${expected.line}`);
-      if (FLAG[expected.parameter]) expect(r.stderr).toContain(FLAG[expected.parameter]);
+      if (expected.parameter !== undefined) expect(r.stderr).toContain(`(${flagOf(expected.parameter)})`);
       return;
     }
     expect(r.stderr).toMatch(/^dpmargin: warning: not private: seeded/);  // --seed says so
@@ -144,7 +159,8 @@ describe.each(entries)("%s", (file, { options, expected }) => {
     const report = JSON.parse(r.stdout);
     expect(report.n).toBe(expected.rows);
     expect(report.d).toBe(expected.columns + 1);
-    expect(report.delimiter).toBe(expected.delimiter);
+    expect(report.schema.csv.delimiter).toBe(expected.delimiter);
+    if (expected.featureNames) expect(report.features).toEqual(expected.featureNames);
     if (expected.positive) expect(report.label.positive).toBe(expected.positive);
     expect(report.trainAccuracy).toBeGreaterThanOrEqual(0);
   });

@@ -1,6 +1,7 @@
-// The streaming CSV reader beyond the fixture corpus: chunk boundaries, the two passes and
-// their sink, early stops, cancellation, and the wasm path against the JavaScript path.
-import { load, readCsv, readCsvInto, previewCsv, csvFile, MAX_TABLE_BYTES, DpMarginError } from "dpmargin";
+// The streaming CSV path beyond the fixture corpus (the core's reader fed by wasm/src/csv/):
+// chunk boundaries, the passes and their buffer in wasm memory, early stops and closed sources,
+// cancellation, and training from a CSV against training from the arrays readCsv returns.
+import { load, csvFile, DpMarginError } from "dpmargin";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -9,12 +10,18 @@ import { separable, toCsv, mulberry32 } from "./synthetic.js";
 const TRAIN = { epsilon: 1, delta: 1e-5, seed: 3, maxIterations: 20 };
 const encoder = new TextEncoder();
 
-function pieces(bytes, size, log) {
+/** `size`-byte pieces; `log` records the offset of every piece handed out, `closed` whether the
+ *  consumer closed the stream (early exit runs the generator's finally). */
+function pieces(bytes, size, log, closed) {
   return {
     async *open() {
-      for (let i = 0; i < bytes.length; i += size) {
-        log?.push(i);
-        yield bytes.subarray(i, i + size);
+      try {
+        for (let i = 0; i < bytes.length; i += size) {
+          log?.push(i);
+          yield bytes.subarray(i, i + size);
+        }
+      } finally {
+        if (closed) closed.count++;
       }
     },
   };
@@ -54,74 +61,97 @@ describe("chunk boundaries never change the result", () => {
   const text = awkward(3000, -1);
   const bytes = encoder.encode(text);
   const options = { label: "label", ignore: ["note"] };
+  // One text cell among 3000 numbers reads as missing by default; declared numeric, it is an error.
+  const strict = { ...options, schema: { columns: [{ name: "温度", kind: "numeric" }] } };
   let reference;
   beforeAll(async () => {
-    reference = await readCsv(text, options);
+    reference = await dp.readCsv(text, options);
   });
 
-  test("the text source reads every row", () => {
-    expect(reference.rows).toBe(3000);
+  test("the text source reads every row", async () => {
+    expect(reference.table.rows).toBe(3000);
     expect(reference.featureNames).toEqual(["größe", "温度"]);
-    expect(reference.newline).toBe("\r\n");
+    expect(reference.features).toHaveLength(6000);
+    const summary = await dp.summarizeCsv(text, { previewRows: 2 });
+    expect(summary.newline).toBe("\r\n");
+    expect(summary.rows).toBe(3000);
+    expect(summary.preview[1][1]).toBe("中文 1");
   });
 
   test.each([1, 2, 3, 7, 64, 4096, 1 << 20])("%i-byte pieces", async (size) => {
-    const table = await readCsv(pieces(bytes, size), options);
+    const table = await dp.readCsv(pieces(bytes, size), options);
     expect(table).toEqual(reference);
   });
 
   test.each([1, 5, 333])("an error's line number with %i-byte pieces", async (size) => {
     const bad = encoder.encode(awkward(3000, 2500));
-    const error = await codeOf(readCsv(pieces(bad, size), options));
-    const fromText = await codeOf(readCsv(awkward(3000, 2500), options));
+    const error = await codeOf(dp.readCsv(pieces(bad, size), strict));
+    const fromText = await codeOf(dp.readCsv(awkward(3000, 2500), strict));
     expect(error.code).toBe("NON_NUMERIC");
     expect(error.message).toBe(fromText.message);
     // Data row 2500 is on line 2502, plus one for each earlier note with a line break (x\r\ny, p\nq).
     const breaks = [...Array(2500).keys()].filter((i) => i % 8 === 5 || i % 8 === 6).length;
     expect(error.message).toContain(`line ${2502 + breaks},`);
+    expect(error.message).toContain('column "温度"');
+  });
+
+  test("the same text cell without the declaration: read as missing, with an indicator column", async () => {
+    const table = await dp.readCsv(pieces(encoder.encode(awkward(3000, 2500)), 333), options);
+    expect(table.featureNames).toEqual(["größe", "温度", "温度: missing"]);
+    expect(table.table.schema.columns.find((c) => c.name === "温度").kind).toBe("numeric");
+    expect(table.features[2500 * 3 + 2]).toBe(1);
+    expect(table.features[2500 * 3 + 1]).toBe(0);  // the public fill
   });
 
   test("a file on disk and a Blob give the same table", async () => {
     const dir = mkdtempSync(join(tmpdir(), "dpmargin-csv-"));
     writeFileSync(join(dir, "a.csv"), bytes);
-    expect(await readCsv(csvFile(join(dir, "a.csv")), options)).toEqual(reference);
-    expect(await readCsv(new Blob([bytes]), options)).toEqual(reference);
+    expect(await dp.readCsv(csvFile(join(dir, "a.csv")), options)).toEqual(reference);
+    expect(await dp.readCsv(new Blob([bytes]), options)).toEqual(reference);
   });
 });
 
 describe("encodings", () => {
   test.each([
     ["UTF-16 BE", [0xfe, 0xff, 0, 0x61], /UTF-16/],
-    ["invalid byte in a data row", [...encoder.encode("a,label\n1,1\n"), 0xff, ...encoder.encode(",0\n")], /at byte 12\)/],
-    ["ends inside a character", [...encoder.encode("a,label\n1,1\n2,"), 0xe4, 0xb8], /at byte 14\)/],
+    ["invalid byte in a data row", [...encoder.encode("a,label\n1,1\n"), 0xff, ...encoder.encode(",0\n")], /at byte 12, line 3/],
+    ["ends inside a character", [...encoder.encode("a,label\n1,1\n2,"), 0xe4, 0xb8], /at byte 14, line 3/],
   ])("%s → CSV_PARSE", async (_, list, pattern) => {
     const bytes = Uint8Array.from(list);
     for (const size of [1, 2, 1000]) {
-      const error = await codeOf(readCsv(pieces(bytes, size), { label: "label" }));
+      const error = await codeOf(dp.readCsv(pieces(bytes, size), { label: "label" }));
       expect(error.code).toBe("CSV_PARSE");
       expect(error.message).toMatch(pattern);
     }
   });
+
+  test("Latin-1 bytes: refused with the hint, read with encoding latin1", async () => {
+    const bytes = Uint8Array.from([...encoder.encode("name,x,label\n"), 0x4d, 0xfc, ...encoder.encode("ller,1,1\nCaf"),
+      0xe9, ...encoder.encode(",2,0\n")]);
+    const error = await codeOf(dp.readCsv(pieces(bytes, 3), { label: "label" }));
+    expect(error.message).toMatch(/Latin-1\/Windows-1252.*encoding "latin1"/);
+    const table = await dp.readCsv(pieces(bytes, 3), { label: "label", encoding: "latin1" });
+    expect(table.featureNames).toEqual(["name: Café", "name: Müller", "name: other", "x"]);
+  });
 });
 
-test("the sink: stride, fresh views per chunk, labels ±1", async () => {
+test("the fill writes straight into wasm memory: exact values, labels ±1 of the positive class", async () => {
   const text = "a,b,y\n" + Array.from({ length: 500 }, (_, i) => `${i},${-i},${i % 2 ? "yes" : "no"}`).join("\n");
-  let calls = 0;
-  let x;
-  let y;
-  const schema = await readCsvInto(pieces(encoder.encode(text), 100), { label: "y", positive: "yes" },
-    (rows, columns, labelled) => {
-      expect([rows, columns, labelled]).toEqual([500, 2, true]);
-      x = new Float32Array(rows * 3).fill(7);
-      y = new Int8Array(rows);
-      // A new view object on every call, as when wasm memory grows.
-      return { stride: 3, features: () => { calls++; return new Float32Array(x.buffer); }, labels: () => y };
-    });
-  expect(schema.rows).toBe(500);
-  expect(calls).toBeGreaterThan(10);  // re-read for every chunk of pass 2
-  expect(Array.from(x.subarray(3 * 499, 3 * 500))).toEqual([499, -499, 7]);  // the gap is untouched
-  expect(y[0]).toBe(-1);
-  expect(y[499]).toBe(1);
+  const before = dp.memoryBytes;
+  const table = await dp.readCsv(pieces(encoder.encode(text), 100), { label: "y", positive: "yes" });
+  expect(table.table.rows).toBe(500);
+  expect(table.columns).toBe(2);
+  expect(Array.from(table.features.subarray(2 * 499, 2 * 500))).toEqual([499, -499]);
+  expect(table.labels[0]).toBe(-1);
+  expect(table.labels[499]).toBe(1);
+  expect(table.table.label).toMatchObject({ column: "y", positive: "yes" });
+  // A wider read in 4 KiB pieces (each copied through a fresh view of the buffer in wasm memory).
+  const wide = "y," + Array.from({ length: 200 }, (_, j) => `c${j}`).join(",") + "\n"
+    + Array.from({ length: 4000 }, (_, i) => `${i % 2},` + Array.from({ length: 200 }, (_, j) => (i + j) % 97).join(",")).join("\n");
+  const big = await dp.readCsv(pieces(encoder.encode(wide), 4096), { label: "y" });
+  expect(dp.memoryBytes).toBeGreaterThanOrEqual(before);
+  expect(big.features[3999 * 200 + 199]).toBe((3999 + 199) % 97);
+  expect(big.labels[3999]).toBe(1);
 });
 
 test("a source that changes between the passes is refused", async () => {
@@ -132,56 +162,63 @@ test("a source that changes between the passes is refused", async () => {
       yield encoder.encode(opened === 1 ? "a,y\n1,1\n2,0\n" : "a,y\n1,1\n2,0\n3,1\n");
     },
   };
-  const error = await codeOf(readCsv(source, { label: "y" }));
+  const error = await codeOf(dp.readCsv(source, { label: "y" }));
   expect(error.code).toBe("CSV_PARSE");
   expect(error.message).toMatch(/changed/);
 });
 
-test("previewCsv reads only what it shows and closes the source", async () => {
+test("an error stops the read early and closes the source; summarizeCsv lists column kinds", async () => {
   const text = "id,x,empty,label\n" + Array.from({ length: 5000 }, (_, i) => `r${i},${i / 3},,${i % 2}`).join("\n");
+  const ragged = encoder.encode(text.replace("\nr5,", "\nr5,1,"));
   const pulled = [];
-  const preview = await previewCsv(pieces(encoder.encode(text), 1000, pulled), { rows: 5 });
-  expect(preview.header).toEqual(["id", "x", "empty", "label"]);
-  expect(preview.rows).toHaveLength(5);
-  expect(preview.truncated).toBe(true);
-  expect(preview.columnTypes).toEqual(["text", "numeric", "empty", "numeric"]);
+  const closed = { count: 0 };
+  const error = await codeOf(dp.readCsv(pieces(ragged, 1000, pulled, closed), { label: "label" }));
+  expect(error.code).toBe("RAGGED_ROW");
+  expect(error.message).toMatch(/line 7 has 5 fields; the header has 4/);
   expect(pulled.length).toBeLessThan(5);
-  const semi = await previewCsv("a;b\n1;x\n");
+  expect(closed.count).toBe(1);
+  // The same for the training path and a failing schema.
+  const closedTrain = { count: 0 };
+  await codeOf(dp.trainCsv(pieces(ragged, 1000, [], closedTrain), { label: "label" }, TRAIN));
+  expect(closedTrain.count).toBe(1);
+
+  const summary = await dp.summarizeCsv(pieces(encoder.encode(text), 1000), { previewRows: 5 });
+  expect(summary.header).toEqual(["id", "x", "empty", "label"]);
+  expect(summary.preview).toHaveLength(5);
+  expect(summary.rows).toBe(5000);
+  expect(summary.columns.map((c) => c.kind)).toEqual(["text", "numeric", "empty", "numeric"]);
+  expect(summary.schema.columns.map((c) => c.kind)).toEqual(["ignore", "numeric", "ignore", "label"]);
+  const semi = await dp.summarizeCsv("a;b\n1;x\n");
   expect(semi.delimiter).toBe(";");
-  expect(semi.truncated).toBe(false);
-  expect((await codeOf(previewCsv(""))).code).toBe("CSV_PARSE");
+  expect((await codeOf(dp.summarizeCsv(""))).code).toBe("CSV_PARSE");
 });
 
-test("too large: OUT_OF_MEMORY while counting, without reading an endless source", async () => {
-  expect(MAX_TABLE_BYTES).toBe((2 ** 29 - 1) * 4);
-  let served = 0;
-  const endless = {
-    async *open() {
-      yield encoder.encode("a,b,c,label\n");
-      for (;;) {
-        served++;
-        yield encoder.encode("1,2,3,1\n4,5,6,0\n".repeat(4096));
-      }
-    },
-  };
-  const error = await codeOf(readCsv(endless, { label: "label", maxBytes: 1e6 }));
+test("too large: OUT_OF_MEMORY before the table is allocated", async () => {
+  const text = "a,b,c,label\n" + "1,2,3,1\n4,5,6,0\n".repeat(4096);
+  const before = dp.memoryBytes;
+  const error = await codeOf(dp.trainCsv(text, { label: "label", maxBytes: 1e5 }, TRAIN));
   expect(error.code).toBe("OUT_OF_MEMORY");
-  expect(error.message).toMatch(/at least .* limit of 1\.0 MiB \(1000000 bytes\)/);
-  expect(served).toBeLessThan(40);
+  expect(error.message).toMatch(/8192 rows × \(3 model columns \+ 1\) × 4 bytes\), more than the limit/);
+  expect(dp.memoryBytes).toBe(before);
 });
 
 test("an open quote stops at the row-length cap, in linear time", async () => {
   const chunk = encoder.encode("x".repeat(1 << 20));
+  let served = 0;
   const source = {
     async *open() {
       yield encoder.encode('a,label\n1,1\n"');
-      for (;;) yield chunk;
+      for (;;) {
+        served++;
+        yield chunk;
+      }
     },
   };
   const started = Date.now();
-  const error = await codeOf(readCsv(source, { label: "label" }));
+  const error = await codeOf(dp.readCsv(source, { label: "label" }));
   expect(error.code).toBe("CSV_PARSE");
-  expect(error.message).toMatch(/line 3 is longer than 33554432 characters/);
+  expect(error.message).toMatch(/line 3 is longer than 33554432 bytes/);
+  expect(served).toBeLessThan(40);
   expect(Date.now() - started).toBeLessThan(20_000);
 }, 30_000);
 
@@ -195,38 +232,43 @@ test("cancellation: CANCELLED while reading, and the module still trains", async
   expect(report.plan.n).toBe(3000);
 });
 
-test("progress reports both passes", async () => {
+test("progress reports every pass", async () => {
   const text = toCsv(separable(2000, 5, 0.1, 0, 4));
   const events = [];
-  await readCsv(pieces(encoder.encode(text), 8192), { label: "label", onProgress: (p) => events.push(p) });
-  expect(events.some((e) => e.pass === 1) && events.some((e) => e.pass === 2)).toBe(true);
-  const last = events.at(-1);
-  expect(last).toMatchObject({ pass: 2, rows: 2000 });
+  await dp.readCsv(pieces(encoder.encode(text), 8192), { label: "label", onProgress: (p) => events.push(p) });
+  expect(events.some((e) => e.pass === "scan") && events.some((e) => e.pass === "fill")).toBe(true);
+  expect(events.some((e) => e.pass === "count")).toBe(false);  // nothing to discover
+  expect(events.at(-1)).toMatchObject({ pass: "fill", rows: 2000, bytes: encoder.encode(text).length });
+  // A text column to discover adds the count pass.
+  const withText = "c,label\n" + Array.from({ length: 3000 }, (_, i) => `${["a", "b"][i % 2]},${i % 2}`).join("\n");
+  const passes = new Set();
+  await dp.trainCsv(withText, { label: "label", categories: "discover", onProgress: (p) => passes.add(p.pass) }, TRAIN);
+  expect([...passes]).toEqual(["scan", "count", "fill"]);
 });
 
-describe("the wasm path equals the JavaScript path", () => {
+describe("training from a CSV equals training from the arrays readCsv returns", () => {
   const table = separable(800, 12, 0.1, 8, 6);
   const text = toCsv(table);
 
   test("trainCsv and train(readCsv) give identical models", async () => {
     const viaCsv = await dp.trainCsv(text, { label: "label" }, TRAIN);
-    const parsed = await readCsv(text, { label: "label" });
+    const parsed = await dp.readCsv(text, { label: "label" });
     const viaArrays = await dp.train(parsed, TRAIN);
     expect(Array.from(viaCsv.model.weights)).toEqual(Array.from(viaArrays.model.weights));
     expect(viaCsv.model.intercept).toBe(viaArrays.model.intercept);
     expect(viaCsv.report.selectedMargin).toBe(viaArrays.report.selectedMargin);
-    expect(viaCsv.model.label).toEqual({ column: "label", positive: "1" });
+    expect(viaCsv.model.label).toEqual({ column: "label", positive: "1", classes: ["0", "1"], classSource: "binary01" });
   });
 
   test("predictCsv equals predict, and returns the true labels", async () => {
     const { model } = await dp.trainCsv(text, { label: "label" }, TRAIN);
-    const parsed = await readCsv(text, { label: "label" });
+    const parsed = await dp.readCsv(text, { label: "label" });
     const direct = model.predict(parsed.features);
     const viaCsv = await model.predictCsv(text, { label: "label" });
     expect(Array.from(viaCsv.scores)).toEqual(Array.from(direct.scores));
     expect(Array.from(viaCsv.truth)).toEqual(Array.from(parsed.labels));
-    // Without a label, columns other than the model's are not read at all (here, text).
-    const extra = text.trim().split("\n").map((line, i) => line + (i === 0 ? ",comment" : ",hello")).join("\n");
+    // Without a label column, columns other than the model's are not read at all (here, text).
+    const extra = text.trim().split("\n").map((line, i) => (i === 0 ? line.replace(",label", ",comment") : line.replace(/,[01]$/, ",hello"))).join("\n");
     const noLabel = await model.predictCsv(extra);
     expect(noLabel.truth).toBeNull();
     expect(Array.from(noLabel.scores)).toEqual(Array.from(direct.scores));
@@ -243,14 +285,13 @@ describe("the wasm path equals the JavaScript path", () => {
 describe("options are checked before anything is read", () => {
   const untouchable = { open() { throw new Error("must not be opened"); } };
   test.each([
-    [{}, TRAIN, "label"],
     [{ label: "y", bogus: 1 }, TRAIN, "bogus"],
     [{ label: "y", missing: { impute: Number.NaN } }, TRAIN, "missing"],
     [{ label: "y", missing: "zero" }, TRAIN, "missing"],
     [{ label: "y", features: [] }, TRAIN, "features"],
     [{ label: "y", features: ["a", "a"] }, TRAIN, "features"],
     [{ label: "y", maxBytes: 0 }, TRAIN, "maxBytes"],
-    [{ label: "y", delimiter: "|" }, TRAIN, "delimiter"],
+    [{ label: "y", delimiter: ":" }, TRAIN, "delimiter"],
     [{ label: "y", requireBothClasses: false }, TRAIN, "requireBothClasses"],
     [{ label: "y" }, { ...TRAIN, seed: -1 }, "seed"],
     [{ label: "y" }, { ...TRAIN, bogus: 1 }, "bogus"],
@@ -260,13 +301,16 @@ describe("options are checked before anything is read", () => {
     expect(error.parameter).toBe(parameter);
   });
 
-  test("positive without label, and a source that is not one", async () => {
-    expect((await codeOf(readCsv("a\n1\n", { positive: "1" }))).parameter).toBe("positive");
-    expect((await codeOf(readCsv(42, {}))).parameter).toBe("source");
+  test("positive without a label column, no label at all, and a source that is not one", async () => {
+    expect((await codeOf(dp.readCsv("a\n1\n", { positive: "1" }))).code).toBe("LABEL_NOT_FOUND");
+    const unnamed = await codeOf(dp.trainCsv("a,b\n1,0\n2,1\n", {}, TRAIN));
+    expect(unnamed.code).toBe("LABEL_NOT_FOUND");
+    expect(unnamed.message).toMatch(/name the label column/);
+    expect((await codeOf(dp.readCsv(42, {}))).parameter).toBe("source");
   });
 
   test("an explicit delimiter overrides detection", async () => {
-    const t = await readCsv("a;b,c\n1;2,3\n", { delimiter: ",", ignore: ["a;b"] });
-    expect(t.featureNames).toEqual(["c"]);
+    const t = await dp.readCsv("a;b,b,c\n1;2,3,1\n0;1,2,0\n", { delimiter: ",", ignore: ["a;b"], label: "c" });
+    expect(t.featureNames).toEqual(["b"]);
   });
 });

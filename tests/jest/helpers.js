@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 
 export const repoRoot = fileURLToPath(new URL("../../", import.meta.url));
@@ -24,4 +24,29 @@ export function cli(...args) {
     timeout: 60_000,
   });
   return { code: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+/** The same, asynchronously: several CLI processes can run at once (Promise.all). */
+export function runCli(args) {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [`${repoRoot}dist/cli.js`, ...args]);
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d) => { stdout += d; });
+    child.stderr.on("data", (d) => { stderr += d; });
+    child.on("close", (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+/** Run every argument list, `parallel` processes at a time; results in the same order. */
+export async function runClis(list, parallel = 3) {
+  const out = new Array(list.length);
+  let next = 0;
+  await Promise.all(Array.from({ length: parallel }, async () => {
+    while (next < list.length) {
+      const i = next++;
+      out[i] = await runCli(list[i]);
+    }
+  }));
+  return out;
 }

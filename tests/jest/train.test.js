@@ -8,6 +8,11 @@ import { load, csvFile, DpMarginError } from "dpmargin";
 import { separable, toCsv } from "./synthetic.js";
 import { repoRoot } from "./helpers.js";
 
+import { jest } from "@jest/globals";
+
+// Trainings of a few seconds each: the default 5 s timed out on a loaded 2-core machine.
+jest.setTimeout(30_000);
+
 let dp;
 beforeAll(async () => {
   dp = await load();
@@ -117,10 +122,15 @@ test("model file round trip: predictions equal in-process predictions", async ()
   expect(Array.from(loaded.predict(table.features).scores)).toEqual(Array.from(model.predict(table.features).scores));
   const file = model.toJSON();
   expect(file.format).toBe("dpmargin-model");
-  expect(file.version).toBe(1);
+  expect(file.version).toBe(2);  // version 2 (issue 14): encoding, schema and classes when read from a CSV
   expect(file.weights).toHaveLength(20);
   expect(typeof file.intercept).toBe("number");
-  expect(() => dp.modelFromJSON({ ...file, version: 2 })).toThrow(expect.objectContaining({ code: "BAD_MODEL" }));
+  expect(() => dp.modelFromJSON({ ...file, version: 3 })).toThrow(expect.objectContaining({ code: "BAD_MODEL" }));
+  // A version 1 file (no encoding) still loads and predicts the same.
+  const v1 = dp.modelFromJSON({ ...file, version: 1 });
+  expect(Array.from(v1.predict(table.features).scores)).toEqual(Array.from(model.predict(table.features).scores));
+  expect(() => dp.modelFromJSON({ ...file, version: 1, encoding: { blocks: [], width: 20 } }))
+    .toThrow(expect.objectContaining({ code: "BAD_MODEL" }));
   expect(() => dp.modelFromJSON({ ...file, weights: [1, 2] })).toThrow(expect.objectContaining({ code: "BAD_MODEL" }));
   expect(() => dp.modelFromJSON({ ...file, weights: file.weights.map((_, i) => (i ? 0 : Number.NaN)) }))
     .toThrow(expect.objectContaining({ code: "BAD_MODEL" }));

@@ -3,7 +3,7 @@
 // type-check against its .d.ts, and build a minimal Vite app against it that trains in
 // headless Chromium with same-origin requests only.
 //
-// Offline install: the runtime dependencies (package.json "dependencies", i.e. papaparse) are
+// Offline install: the runtime dependencies (package.json "dependencies"; none today) are
 // copied from the repository's node_modules into the empty folder first, so
 // `npm install --offline <tarball>` needs no registry and no npm cache.
 import { test, before, after } from "node:test";

@@ -511,6 +511,22 @@ Schema resolveSchema(const CsvScan& scan, const TableOptions& o, SchemaPurpose p
       }
     }
   }
+  if (s.featureOrder.empty() && purpose != SchemaPurpose::kSummary && !o.features && o.ignore.empty() &&
+      o.columns.empty()) {
+    // Nothing the user chose left the columns out: say what the defaults did (no option is at fault).
+    if (s.columns.size() == 1 && s.label == 0) {
+      throw Error(ErrorCode::kCsvParse, "",
+                  "no feature columns: the file has only the label column " + quoted(s.columns[0].name));
+    }
+    std::string left;
+    for (const ColumnSchema& c : s.columns) {
+      if (c.kind != ColumnKind::kIgnore) continue;
+      left += (left.empty() ? "" : ", ") + quoted(c.name) + " (" + c.reason + ")";
+    }
+    throw Error(ErrorCode::kCsvParse, "",
+                "no feature columns: every column but the label is left out by default: " + left +
+                    "; name the columns to use in features (--features)");
+  }
   if (s.featureOrder.empty() && purpose != SchemaPurpose::kSummary) {
     bad(o.features ? "features" : "ignore",
         std::string(o.features ? "features" : "ignore") + " must leave at least one feature column, but none is left (header: " + listHeader() + ")");

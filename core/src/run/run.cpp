@@ -4,6 +4,7 @@
 // and its line in wasm/src/types.ts (docs/ARCHITECTURE.md, "How to add an option").
 #include "dpmargin/run/run.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <sstream>
@@ -785,6 +786,22 @@ void CsvRun::afterFill() {
   }
   settings_.tamper = tamper_;
   plan::validateRequest(settings_.plan);
+  if (classes == 2 && dataset_->rows() >= 2) {
+    // Both classes among the rows, said in the table's words (the dataset's check names neither
+    // the class nor the column).
+    const std::int8_t* y = dataset_->labels();
+    const std::size_t positives = std::size_t(std::count(y, y + dataset_->rows(), std::int8_t{1}));
+    if (positives == 0 || positives == dataset_->rows()) {
+      const std::string positive = schema_.classSource == data::ClassSource::kPositive ? schema_.positive
+                                   : schema_.classSource == data::ClassSource::kBinary01 ? std::string("1")
+                                   : schema_.classSource == data::ClassSource::kDeclared && schema_.positive == schema_.classes[0]
+                                       ? schema_.classes[0] : schema_.classes[1];
+      throw Error(ErrorCode::kOneClass, "",
+                  "all " + std::to_string(dataset_->rows()) + " rows are " + (positives == 0 ? "negative" : "positive") +
+                      " for positive class " + Node::ofText(positive).shown() + " of label column " +
+                      Node::ofText(schema_.labelColumn()->name).shown() + ": training needs both classes");
+    }
+  }
   if (classes == 2) dataset_->validate(true);
   pass_ = Pass::kDone;
 }

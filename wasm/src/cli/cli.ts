@@ -236,8 +236,11 @@ async function tableOptions(v: Record<string, unknown>, options: OptionInfo[]): 
       out[o.name] = v[flag];
     }
   }
-  const impute = numberFlag(v, "impute", "fill", false);
+  const impute = numberFlag(v, "impute", "impute", false);
   if (impute !== undefined) {
+    if (!Number.isFinite(impute)) {
+      throw new DpMarginError("BAD_PARAMETER", `impute must be a finite public constant, but is ${JSON.stringify(v.impute)}`, "impute");
+    }
     if (out.missing !== undefined || out.fill !== undefined) throw new UsageError("--impute contradicts --missing/--fill");
     out.missing = "constant";
     out.fill = impute;

@@ -21,7 +21,7 @@ async function* readChunks(path: string): AsyncGenerator<Uint8Array> {
 }
 
 /**
- * A CSV file as a source for `dp.trainCsv`, `model.predictCsv`, `readCsv`, `previewCsv`
+ * A CSV file as a source for `dp.trainCsv`, `model.predictCsv`, `dp.readCsv`, `dp.summarizeCsv`
  * (Node). The file is streamed, twice; it is never read whole into memory.
  */
 export function csvFile(path: string): CsvByteSource {

@@ -74,8 +74,8 @@ export interface Predictions {
 /** Options of {@link Model.predictCsv}: the model's columns are read by name with its encoding;
  *  only the dialect, the label to compare with, and the selection are chosen here. */
 export type PredictCsvOptions = Pick<CsvReadOptions,
-  "label" | "positive" | "missing" | "delimiter" | "decimal" | "encoding" | "missingTokens" | "maxBytes" | "signal"
-  | "onProgress" | "rows">;
+  "label" | "positive" | "missing" | "fill" | "delimiter" | "decimal" | "encoding" | "missingTokens" | "maxBytes"
+  | "signal" | "onProgress" | "rows">;
 
 /** Predictions for a CSV, with the true labels when a label column was read. */
 export interface CsvPredictions extends Predictions {
@@ -85,7 +85,7 @@ export interface CsvPredictions extends Predictions {
   table: { rows: number; labelled: boolean; imputed: number; missing: number };
 }
 
-const PREDICT_CSV_OPTIONS = ["label", "positive", "missing", "delimiter", "decimal", "encoding", "missingTokens",
+const PREDICT_CSV_OPTIONS = ["label", "positive", "missing", "fill", "delimiter", "decimal", "encoding", "missingTokens",
   "maxBytes", "signal", "onProgress", "rows"];
 
 /** The encoding of a model without one (version 1, or trained from arrays): every feature a
@@ -291,7 +291,7 @@ export class Model {
    * skipped), streamed straight into wasm memory with the stored preprocessing applied. With
    * `label`, the true labels come back too (`positive` defaults to the model's positive value
    * when the column is the model's label column).
-   * @throws DpMarginError as `readCsvInto` (BAD_PARAMETER names a model feature missing from
+   * @throws DpMarginError as `trainCsv` (BAD_PARAMETER names a model feature missing from
    * the file), CANCELLED.
    */
   async predictCsv(source: CsvSource, options: PredictCsvOptions = {}): Promise<CsvPredictions> {
