@@ -203,7 +203,7 @@ void addOptionsImpl(run::Options& options, const val& object, const char* name, 
              typeOf(p[0]) == "number" && typeOf(p[1]) == "number";
         if (ok) pairs.push_back({p[0].as<double>(), p[1].as<double>()});
       }
-      value = ok ? run::Value::ofPairs(std::move(pairs)) : run::Value::ofOther("an array that is not of [lo, hi] number pairs");
+      value = ok ? run::Value::ofPairs(std::move(pairs)) : run::Value::ofOther("an array");
     } else if (t == "object" && !isArray(v)) {
       value = run::Value::ofNode(toNode(v, key.c_str()));
     } else {

@@ -452,7 +452,7 @@ Schema resolveSchema(const CsvScan& scan, const TableOptions& o, SchemaPurpose p
     } else if (!o.features && identifierName(c.name)) {
       c.kind = ColumnKind::kIgnore;
       c.reason = "header name reads like an identifier";
-    } else if (present == 0) {
+    } else if (present == 0 && !(o.features && features.count(c.name))) {
       c.kind = ColumnKind::kIgnore;
       c.reason = "no values";
     } else if (sum.text == 0 ||

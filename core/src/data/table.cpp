@@ -34,6 +34,14 @@ void TableReader::feed(const char* data, std::size_t size) {
   switch (stage_) {
     case Stage::kScan:
       scanner_->feed(data, size);
+      // An endless or huge file stops early: every row takes at least one float and its label
+      // or intercept (8 bytes) whatever the encoding, so past maxBytes / 8 rows it cannot fit.
+      if (maxBytes_ > 0 && double(scanner_->rows()) * 8.0 > maxBytes_) {
+        throw Error(ErrorCode::kOutOfMemory, "maxBytes",
+                    "the table needs at least " + std::to_string(scanner_->rows()) +
+                        " rows × 8 bytes, more than the limit of " + formatValue(maxBytes_) +
+                        " bytes; stopped reading");
+      }
       return;
     case Stage::kCount:
     case Stage::kFill:

@@ -235,7 +235,7 @@ std::vector<OptionSpec> makeSpecs() {
        "missing numeric cells: fill plus a 0/1 missing column, fill only, or refuse",
        [](Options& o, const Value& v) {
          const std::string& s = text("missing", "indicator|constant|error", v);
-         if (s == "level") unknownChoice("missing", "indicator|constant|error", v);
+         if (s != "indicator" && s != "constant" && s != "error") unknownChoice("missing", "indicator|constant|error", v);
          o.table.missing = data::parseMissingStrategy(s, "missing");
        }},
       {"fill", K::kNumber, S::kTable, "data", "", num(0.0), "0",
@@ -245,7 +245,7 @@ std::vector<OptionSpec> makeSpecs() {
        "text columns' levels: discovered under the budget, hashed into buckets, or auto (discover when the budget can find levels held by 5% of the rows)",
        [](Options& o, const Value& v) {
          const std::string& s = text("categories", "auto|discover|hash", v);
-         if (s == "declared") unknownChoice("categories", "auto|discover|hash", v);
+         if (s != "auto" && s != "discover" && s != "hash") unknownChoice("categories", "auto|discover|hash", v);
          o.table.categories = data::parseCategorySource(s, "categories");
        }},
       {"maxLevels", K::kCount, S::kTable, "data", "", num(double(data::kDefaultMaxLevels)),
@@ -553,7 +553,9 @@ CsvRun::CsvRun(Options options, std::optional<std::vector<std::uint64_t>> rows, 
     : options_(std::move(options)),
       tamper_(tamper),
       mode_(mode),
-      reader_(data::csvOptionsFor(validated(options_, mode_).table), std::move(rows)) {}
+      reader_(data::csvOptionsFor(validated(options_, mode_).table), std::move(rows)) {
+  reader_.setMaxBytes(options_.maxBytes.value_or(double(learn::kMaxTableValues) * 4.0));
+}
 
 CsvRun::~CsvRun() = default;
 
@@ -602,7 +604,10 @@ std::unique_ptr<learn::Dataset> CsvRun::takeDataset() {
   return std::move(dataset_);
 }
 const std::vector<std::int32_t>& CsvRun::classCodes() const { return codes_; }
-std::size_t CsvRun::classCount() const { return schema_.classSource == data::ClassSource::kPositive ? 2 : schema_.classes.size(); }
+std::size_t CsvRun::classCount() const {
+  if (schema_.label < 0) return 0;
+  return schema_.classSource == data::ClassSource::kPositive ? 2 : schema_.classes.size();
+}
 const data::FillResult& CsvRun::fillResult() const { return fill_; }
 random::Generator CsvRun::takeGenerator() {
   requireDone(pass_ == Pass::kDone && generator_, "takeGenerator()");
@@ -620,7 +625,9 @@ plan::PlanRequest CsvRun::budgetRequest(std::uint64_t m) const {
 }
 
 void CsvRun::afterScan() {
-  schema_ = data::resolveSchema(reader_.scan(), options_.table, data::SchemaPurpose::kTrain);
+  // Local reads (readCsv, the profile) take the label when named or proposed, else none.
+  schema_ = data::resolveSchema(reader_.scan(), options_.table,
+                                mode_ == Mode::kLocal ? data::SchemaPurpose::kSummary : data::SchemaPurpose::kTrain);
   const std::uint64_t n = reader_.selectedRows();
   if (n < 2) throwBadParameter("rows", "at least 2 data rows for training", double(n));
   generator_ = std::make_unique<random::Generator>(
@@ -711,7 +718,7 @@ void CsvRun::beginFill() {
   encoding_ = data::makeEncoding(schema_);
   std::vector<std::string> classes;
   bool refuse = false;
-  switch (schema_.classSource) {
+  if (schema_.label >= 0) switch (schema_.classSource) {
     case data::ClassSource::kDeclared:
       classes = schema_.classes;
       refuse = true;
@@ -736,6 +743,10 @@ void CsvRun::afterFill() {
   fill_ = reader_.finishFill();
   dataset_ = reader_.takeDataset();
   codes_ = reader_.labelCodes();
+  if (schema_.label < 0) {  // a local read without a label
+    pass_ = Pass::kDone;
+    return;
+  }
   if (schema_.classSource == data::ClassSource::kBinary01) {
     for (std::int32_t& c : codes_) c = c >= 2 ? c - 2 : c;
   } else if (schema_.classSource == data::ClassSource::kPositive) {
@@ -819,6 +830,7 @@ CsvRead::CsvRead(const Options& options, data::Encoding encoding, std::vector<st
       classes_(std::move(classes)),
       reader_((data::validateTableOptions(options.table), data::csvOptionsFor(options.table)), std::move(rows)) {
   if (options_.maxBytes) requirePositive("maxBytes", *options_.maxBytes);
+  reader_.setMaxBytes(options_.maxBytes.value_or(double(learn::kMaxTableValues) * 4.0));
 }
 
 void CsvRead::feed(const char* data, std::size_t size) {

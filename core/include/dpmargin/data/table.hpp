@@ -35,6 +35,9 @@ class TableReader {
   TableReader& operator=(TableReader&&) noexcept;
 
   Stage stage() const noexcept { return stage_; }
+  // The size limit of the table (bytes, 0: none): the scan stops with OUT_OF_MEMORY as soon as
+  // the rows read cannot fit in it whatever the encoding.
+  void setMaxBytes(double maxBytes) noexcept { maxBytes_ = maxBytes; }
   // Feeds the current pass (scan, count or fill).
   void feed(const char* data, std::size_t size);
   std::uint64_t bytes() const;  // fed in the current pass
@@ -67,6 +70,7 @@ class TableReader {
   std::vector<std::uint8_t> router() const;
 
   CsvOptions csv_;
+  double maxBytes_ = 0;
   std::optional<std::vector<std::uint64_t>> rows_;
   Stage stage_ = Stage::kScan;
   std::unique_ptr<CsvScanner> scanner_;
