@@ -302,7 +302,13 @@ describe("options are checked before anything is read", () => {
   });
 
   test("positive without a label column, no label at all, and a source that is not one", async () => {
-    expect((await codeOf(dp.readCsv("a\n1\n", { positive: "1" }))).code).toBe("LABEL_NOT_FOUND");
+    // A local read needs no label, but positive without one is refused, naming it.
+    const positiveAlone = await codeOf(dp.readCsv("a\n1\n", { positive: "1" }));
+    expect(positiveAlone.code).toBe("BAD_PARAMETER");
+    expect(positiveAlone.parameter).toBe("positive");
+    const noLabel = await dp.readCsv("a,b\n1,2\n3,4\n");
+    expect(noLabel.labels).toBeNull();
+    expect(noLabel.columns).toBe(2);
     const unnamed = await codeOf(dp.trainCsv("a,b\n1,0\n2,1\n", {}, TRAIN));
     expect(unnamed.code).toBe("LABEL_NOT_FOUND");
     expect(unnamed.message).toMatch(/name the label column/);
