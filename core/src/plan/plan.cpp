@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <string>
 
 #include "dpmargin/accounting/gdp.hpp"
 #include "dpmargin/accounting/grid.hpp"
@@ -65,6 +66,22 @@ void validateRequest(const PlanRequest& r) {
                         r.rangeShare);
     }
   }
+  if (r.classes != 1) {
+    // Binary problems: a binary label trains 1 (oneVsRestProblems(2) = 1), K = 3…50 classes K.
+    if (r.classes < 3 || r.classes > kMaxClasses) {
+      throwBadParameter("classes",
+                        "1 (a binary label) or 3 to " + std::to_string(kMaxClasses) +
+                            " (one-vs-rest problems)",
+                        static_cast<double>(r.classes));
+    }
+    if (r.selector == Selector::kPrivTune) {
+      throw Error(ErrorCode::kBadParameter, "selector",
+                  "selector must be \"iter\" or \"fixed\" with a multiclass label of " +
+                      std::to_string(r.classes) +
+                      " classes (PrivTune's accounting is not GDP, so its one-vs-rest runs cannot "
+                      "be composed exactly), but is \"privtune\"");
+    }
+  }
   requirePositive("stepScale", r.stepScale);
   requirePositive("hingeScale", r.hingeScale);
   requirePositive("pruneRatio", r.pruneRatio);
@@ -77,10 +94,12 @@ void validateRequest(const PlanRequest& r) {
 
 namespace {
 
-// GDP composition of private ranges and training: μ² = μ_ranges² + μ_train² exactly.
+// GDP composition of private ranges and training: μ² = μ_ranges² + μ_train² exactly; and of
+// the one-vs-rest problems: μ_train² = K·μ_class² (K = 1: μ_class = μ_train exactly).
 void splitRanges(const PlanRequest& r, Plan& plan) {
   plan.muRanges = std::sqrt(r.rangeShare) * plan.mu;
   plan.muTrain = std::sqrt(1.0 - r.rangeShare) * plan.mu;
+  plan.muClass = plan.muTrain / std::sqrt(static_cast<double>(r.classes));
 }
 
 // ε recomputed from μ = gdpMu(ε, δ). gdpMu checked δ(ε; μ) ≤ δ, so the requested ε is itself
@@ -100,7 +119,7 @@ void setBudget(const PlanRequest& r, std::size_t gridSize, Plan& plan) {
                             ? tightEpsilonSpent(r, plan.mu)
                             : paperEpsilonCorollary(plan.mu, r.delta);
     splitRanges(r, plan);
-    plan.muRun = plan.muTrain;
+    plan.muRun = plan.muClass;
     plan.scoreSd = 0.0;
     return;
   }
@@ -113,7 +132,7 @@ void setBudget(const PlanRequest& r, std::size_t gridSize, Plan& plan) {
       plan.epsilonSpent = paperEpsilonCorollary(plan.mu, r.delta);
     }
     splitRanges(r, plan);
-    const IterSplit split = iterSplit(plan.muTrain, gridSize, 1.0);
+    const IterSplit split = iterSplit(plan.muClass, gridSize, 1.0);
     plan.muRun = split.muRun;
     plan.scoreSd = split.scoreSd;
     return;
@@ -141,6 +160,7 @@ void setBudget(const PlanRequest& r, std::size_t gridSize, Plan& plan) {
                  privtunePaperEpsilon(plan.mu, plan.tnbR, r.delta) + r.delta);
   }
   plan.muTrain = plan.mu;
+  plan.muClass = plan.mu;  // one problem (validateRequest: classes = 1 with PrivTune)
   plan.muRun = plan.mu / std::sqrt(2.0);
   plan.scoreSd = std::sqrt(2.0) / plan.mu;
   plan.probabilityMiss = tnbProbabilityMiss({kPrivTuneEta, plan.tnbR}, gridSize);
@@ -209,6 +229,14 @@ namespace {
 }
 }  // namespace
 
+std::uint64_t oneVsRestProblems(std::uint64_t classes) {
+  if (classes < 2 || classes > kMaxClasses) {
+    throwBadParameter("classes", "2 (a binary label) or 3 to " + std::to_string(kMaxClasses),
+                      static_cast<double>(classes));
+  }
+  return classes == 2 ? 1 : classes;
+}
+
 Selector parseSelector(const std::string& v, const char* parameter) {
   if (v == "iter") return Selector::kIter;
   if (v == "privtune") return Selector::kPrivTune;
@@ -238,7 +266,7 @@ bool operator==(const PlanRequest& a, const PlanRequest& b) noexcept {
          a.score == b.score && a.expectedRuns == b.expectedRuns && a.jlFailure == b.jlFailure &&
          a.maxIterations == b.maxIterations && a.margin == b.margin && a.rangeShare == b.rangeShare &&
          a.stepScale == b.stepScale && a.hingeScale == b.hingeScale && a.pruning == b.pruning &&
-         a.pruneRatio == b.pruneRatio;
+         a.pruneRatio == b.pruneRatio && a.classes == b.classes;
 }
 
 Plan makePlan(const PlanRequest& request) {
@@ -263,7 +291,7 @@ Plan makePlan(const PlanRequest& request) {
   setBudget(request, grid.size(), plan);
   const auto resplit = [&](std::size_t m) {
     if (request.selector == Selector::kIter) {
-      const IterSplit split = iterSplit(plan.muTrain, m, 1.0);
+      const IterSplit split = iterSplit(plan.muClass, m, 1.0);
       plan.muRun = split.muRun;
       plan.scoreSd = split.scoreSd;
     } else if (request.selector == Selector::kPrivTune) {
