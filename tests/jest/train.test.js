@@ -117,10 +117,10 @@ test("model file round trip: predictions equal in-process predictions", async ()
   expect(Array.from(loaded.predict(table.features).scores)).toEqual(Array.from(model.predict(table.features).scores));
   const file = model.toJSON();
   expect(file.format).toBe("dpmargin-model");
-  expect(file.version).toBe(1);
+  expect(file.version).toBe(2);  // version 2 since multiclass models (docs/MULTICLASS.md)
   expect(file.weights).toHaveLength(20);
   expect(typeof file.intercept).toBe("number");
-  expect(() => dp.modelFromJSON({ ...file, version: 2 })).toThrow(expect.objectContaining({ code: "BAD_MODEL" }));
+  expect(() => dp.modelFromJSON({ ...file, version: 3 })).toThrow(expect.objectContaining({ code: "BAD_MODEL" }));
   expect(() => dp.modelFromJSON({ ...file, weights: [1, 2] })).toThrow(expect.objectContaining({ code: "BAD_MODEL" }));
   expect(() => dp.modelFromJSON({ ...file, weights: file.weights.map((_, i) => (i ? 0 : Number.NaN)) }))
     .toThrow(expect.objectContaining({ code: "BAD_MODEL" }));

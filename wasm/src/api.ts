@@ -9,7 +9,8 @@ import type { CsvSource } from "./csv/source.js";
 import type { CsvReadOptions } from "./csv/columns.js";
 import type { TableSchema } from "./csv/reader.js";
 import { summarizeCsv, type CsvSummary } from "./csv/summary.js";
-import { Model, type ModelFile } from "./model/model.js";
+import { Model, type AnyModelFile, type ModelFile } from "./model/model.js";
+import type { MulticlassModelFile } from "./model/multiclass.js";
 import type { ShardHost } from "./shards/sharded.js";
 
 /** Pure accounting functions (SPEC §2.1, §2.6), exposed for reports and cross-checks. */
@@ -91,14 +92,16 @@ export class DpMargin {
 
   /**
    * The plan `train(data, options)` would make for a table of `rows` rows and `features` feature
-   * columns, before any data is read (every default resolved by the core, the intercept
-   * included in d). JavaScript-only options (callbacks, signal, workers) are ignored.
+   * columns (and a label of `classes` classes: 2, the default, or 3 to 50 trained one-vs-rest),
+   * before any data is read (every default resolved by the core, the intercept included in d).
+   * JavaScript-only options (callbacks, signal, workers) are ignored.
    * @throws DpMarginError with code BAD_PARAMETER naming the parameter.
    */
-  planFor(options: TrainOptions, table: { rows: number; features: number }): Plan {
+  planFor(options: TrainOptions, table: { rows: number; features: number; classes?: number }): Plan {
     const o = requireObject(options, "options");
     const t = requireObject(table, "table");
-    return unwrap(this.#core.planForTable(coreOptions(o, TRAIN_JS_ONLY), t.rows as number, t.features as number));
+    return unwrap(this.#core.planForTable(coreOptions(o, TRAIN_JS_ONLY), t.rows as number, t.features as number,
+      t.classes as number | undefined));
   }
 
   /**
@@ -107,9 +110,13 @@ export class DpMargin {
    * `onPlan` receives the resolved plan before the first iteration.
    * With `seed` the run is deterministic and NOT private (`report.seeded === true`).
    * `workers: 2` splits the rows over two worker threads (same mechanism; docs/SHARDING.md).
+   * With `data.classes` (3 to 50 class names; labels are class indices) it trains one-vs-rest:
+   * one binary problem per class under the one (ε, δ) (docs/MULTICLASS.md).
    * @throws DpMarginError (BAD_PARAMETER, NON_FINITE, BAD_LABEL, ONE_CLASS, OUT_OF_MEMORY, CANCELLED)
    */
-  train(data: TrainingData, options: TrainOptions): Promise<TrainResult> {
+  train(data: TrainingData & { classes: string[] }, options: TrainOptions): Promise<TrainResult<MulticlassModelFile>>;
+  train(data: TrainingData, options: TrainOptions): Promise<TrainResult>;
+  train(data: TrainingData, options: TrainOptions): Promise<TrainResult<AnyModelFile>> {
     return train(this.#core, data, options, this.#host);
   }
 
@@ -121,13 +128,17 @@ export class DpMargin {
    * the label column with its positive value. `options.signal` also cancels reading.
    *
    * `source`: CSV text, a `Blob`/`File`, or a re-readable byte source (`csvFile(path)` in Node).
-   * `csv.label` is required; see {@link CsvReadOptions} for `positive`, `features`, `ignore`,
-   * `missing`, `maxBytes`, `delimiter`, `rows` (a subset of the data rows, e.g. a split).
+   * `csv.label` is required; see {@link CsvReadOptions} for `positive`, `classes` (a multiclass
+   * label, trained one-vs-rest), `features`, `ignore`, `missing`, `maxBytes`, `delimiter`, `rows`
+   * (a subset of the data rows, e.g. a split).
    * @throws DpMarginError: the reader's codes (CSV_PARSE, RAGGED_ROW, NON_NUMERIC, NON_FINITE,
    * MISSING_VALUE, LABEL_NOT_FOUND, ONE_CLASS, OUT_OF_MEMORY, BAD_PARAMETER) and train()'s.
    * The module stays usable after any of them.
    */
-  trainCsv(source: CsvSource, csv: CsvReadOptions & { label: string }, options: TrainOptions): Promise<CsvTrainResult> {
+  trainCsv(source: CsvSource, csv: CsvReadOptions & { label: string; classes: readonly string[] },
+    options: TrainOptions): Promise<CsvTrainResult<MulticlassModelFile>>;
+  trainCsv(source: CsvSource, csv: CsvReadOptions & { label: string }, options: TrainOptions): Promise<CsvTrainResult>;
+  trainCsv(source: CsvSource, csv: CsvReadOptions & { label: string }, options: TrainOptions): Promise<CsvTrainResult<AnyModelFile>> {
     return trainCsv(this.#core, source, csv, options, this.#host);
   }
 
@@ -160,8 +171,12 @@ export class DpMargin {
     return profileCsv(this.#core, source, csv, options);
   }
 
-  /** Load a model file (validated) and bind it to this module for prediction. */
-  modelFromJSON(json: ModelFile | string): Model {
+  /** Load a model file (validated; versions 1 and 2, binary or multiclass) and bind it to this
+   *  module for prediction. */
+  modelFromJSON(json: MulticlassModelFile): Model<MulticlassModelFile>;
+  modelFromJSON(json: ModelFile): Model;
+  modelFromJSON(json: AnyModelFile | string): Model<AnyModelFile>;
+  modelFromJSON(json: AnyModelFile | string): Model<AnyModelFile> {
     return Model.fromJSON(json, this);
   }
 

@@ -12,7 +12,7 @@ import type { CsvReadOptions } from "../csv/columns.js";
 import type { TableSchema } from "../csv/reader.js";
 import { readCsvToCore } from "../csv/core.js";
 import type { LocalRunInfo, MethodOptions, Plan, PreprocessingOptions, TrainProgress, TrainReport } from "../types.js";
-import { Model } from "../model/model.js";
+import { Model, type AnyModelFile, type ModelFile } from "../model/model.js";
 import { buildLocal, buildReport } from "./report.js";
 import { cancelled, now, runChunked } from "./chunked.js";
 import { MAX_WORKERS, trainOnShards, type ShardHost } from "../shards/sharded.js";
@@ -38,17 +38,27 @@ export interface TrainOptions extends MethodOptions, PreprocessingOptions {
   signal?: AbortSignal;
 }
 
-export interface TrainResult {
+export interface TrainResult<F extends AnyModelFile = ModelFile> {
   /** The released model and its report: exactly what the privacy accounting covers. */
-  model: Model;
+  model: Model<F>;
   report: TrainReport;
   /** Not released, not private: run count and time, for the user's own eyes. */
   local: LocalRunInfo;
 }
 
 /** What `trainCsv` returns: the model and report of `train`, and what was read. */
-export interface CsvTrainResult extends TrainResult {
+export interface CsvTrainResult<F extends AnyModelFile = ModelFile> extends TrainResult<F> {
   table: TableSchema;
+}
+
+/** A multiclass label's class names: an array of distinct strings (the core checks the count). */
+function classNames(value: unknown): string[] | null {
+  if (value === undefined) return null;
+  if (!Array.isArray(value) || value.length < 3 || !value.every((c) => typeof c === "string")
+    || new Set(value).size !== value.length) {
+    throw badParameter("classes", "an array of 3 to 50 distinct class names (a binary label needs none: labels 1 / 0)", value);
+  }
+  return [...value];
 }
 
 /** Options that live in JavaScript; every other one goes to the core. */
@@ -84,7 +94,7 @@ function control(core: CoreModule, options: TrainOptions): Control {
 }
 
 export async function train(core: CoreModule, data: TrainingData, options: TrainOptions,
-  host?: ShardHost): Promise<TrainResult> {
+  host?: ShardHost): Promise<TrainResult<AnyModelFile>> {
   const c = control(core, options);
   const d = requireObject(data, "data");
   const featureNames = d.featureNames as string[] | undefined;
@@ -92,17 +102,19 @@ export async function train(core: CoreModule, data: TrainingData, options: Train
   if (featureNames !== undefined && (!Array.isArray(featureNames) || featureNames.length !== columns)) {
     throw badParameter("featureNames", `an array of ${columns} names`, featureNames);
   }
+  const classes = classNames(d.classes);
   if (c.signal?.aborted) throw cancelled("training");
-  const dataset = toCoreDataset(core, d.features as ArrayLike<number>, columns, d.labels as ArrayLike<number>, true);
+  const dataset = toCoreDataset(core, d.features as ArrayLike<number>, columns, d.labels as ArrayLike<number>, true,
+    classes?.length);
   try {
-    return await run(core, dataset, c, columns, featureNames, null, host);
+    return await run(core, dataset, c, columns, featureNames, null, host, classes && { column: null, classes });
   } finally {
     dispose(dataset);
   }
 }
 
 export async function trainCsv(core: CoreModule, source: CsvSource, csv: CsvReadOptions,
-  options: TrainOptions, host?: ShardHost): Promise<CsvTrainResult> {
+  options: TrainOptions, host?: ShardHost): Promise<CsvTrainResult<AnyModelFile>> {
   const c = control(core, options);
   const r = requireObject(csv, "csv");
   if (typeof r.label !== "string") throw badParameter("label", "a column name (training needs a label column)", r.label);
@@ -113,15 +125,18 @@ export async function trainCsv(core: CoreModule, source: CsvSource, csv: CsvRead
   const { dataset, table } = await readCsvToCore(core, source,
     { ...r, signal: (r.signal as AbortSignal | undefined) ?? c.signal } as CsvReadOptions);
   try {
-    const result = await run(core, dataset, c, table.featureNames.length, table.featureNames, table.label, host);
+    const multiclass = table.classes && { column: table.classes.column, classes: table.classes.names };
+    const result = await run(core, dataset, c, table.featureNames.length, table.featureNames, table.label, host, multiclass);
     return { ...result, table };
   } finally {
     dispose(dataset);
   }
 }
 
+// `multiclass`: a label of 3 or more classes (one-vs-rest), its column and class names.
 async function run(core: CoreModule, dataset: CoreDataset, c: Control, columns: number,
-  featureNames: string[] | undefined, label: TableSchema["label"], host: ShardHost | undefined): Promise<TrainResult> {
+  featureNames: string[] | undefined, label: TableSchema["label"], host: ShardHost | undefined,
+  multiclass?: { column: string | null; classes: string[] } | null): Promise<TrainResult<AnyModelFile>> {
   const { started, workers, onPlan, onProgress, signal } = c;
   if (workers > 1 && !host) {
     throw new DpMarginError("BAD_PARAMETER", "workers > 1 needs worker threads, which this module cannot start", "workers");
@@ -141,6 +156,7 @@ async function run(core: CoreModule, dataset: CoreDataset, c: Control, columns: 
         gamma: plan.candidates[p.candidate].gamma, iteration: p.iteration, iterations: p.iterations,
         fraction: done ? 1 : Math.min(1, p.workDone / Math.max(p.workTotal, 1)),
         elapsedMs: now() - started,
+        problem: p.problem, problems: p.problems,
       });
     };
     if (workers > 1) {
@@ -149,10 +165,11 @@ async function run(core: CoreModule, dataset: CoreDataset, c: Control, columns: 
       await runChunked((budget) => unwrap(t.advance(budget)), afterChunk, signal, "training");
     }
     const result = unwrap(trainer.result());
-    const report = buildReport(start, result);
+    const report = buildReport(start, result, multiclass?.classes ?? null);
     const model = Model.fromTraining(core, {
-      weights: result.weights, columns, featureNames, report, label,
+      problems: result.problems.map((p) => p.weights), columns, featureNames, report, label,
       preprocessing: { ...start.preprocessing, columnRanges: report.columnRanges },
+      ...(multiclass ? { multiclass } : {}),
     });
     return { model, report, local: buildLocal(result, now() - started) };
   } finally {
