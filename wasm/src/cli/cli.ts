@@ -6,7 +6,7 @@
  */
 import { parseArgs } from "node:util";
 import { readFile, writeFile } from "node:fs/promises";
-import { load, csvFile, DpMarginError, predictionsCsv, SEEDED_WARNING,
+import { load, csvFile, DpMarginError, predictionsCsv, multiclassPredictionsCsv, SEEDED_WARNING,
   type Plan, type DpMargin, type CsvReadOptions, type OptionInfo } from "../node.js";
 
 class UsageError extends Error {}
@@ -16,7 +16,7 @@ const kebab = (name: string) => name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase(
 // API parameter → the flag the user typed, so errors from the core name the flag. The
 // reader's and the profile's own names are listed; the run options' flags are their names.
 const READER_FLAGS: Record<string, string> = {
-  label: "--label", positive: "--positive", features: "--features", ignore: "--ignore",
+  label: "--label", positive: "--positive", classes: "--classes", features: "--features", ignore: "--ignore",
   missing: "--impute", maxBytes: "--max-bytes", maxRemoved: "--max-removed",
 };
 const flagOf = (parameter: string) => READER_FLAGS[parameter] ?? `--${kebab(parameter)}`;
@@ -149,7 +149,7 @@ function runOptions(v: Record<string, unknown>, options: OptionInfo[], required:
 function usage(dp: DpMargin | null): string {
   const lines = [
     "usage:",
-    "  dpmargin train TRAIN.csv --label COL [--positive VALUE] --epsilon E --delta D [options]",
+    "  dpmargin train TRAIN.csv --label COL [--positive VALUE | --classes A,B,C] --epsilon E --delta D [options]",
     "                 [--test TEST.csv] [--features A,B,C] [--ignore X,Y] [--impute VALUE]",
     "                 [--max-bytes N] [--out model.json] [--json]",
     "  dpmargin predict MODEL.json DATA.csv [--out predictions.csv] [--impute VALUE] [--max-bytes N]",
@@ -177,7 +177,9 @@ async function account(dp: DpMargin, argv: string[]): Promise<void> {
   if (v.json) process.stdout.write(JSON.stringify(plan, null, 2) + "\n");
   else printPlan(plan);
 }
-function accuracy(predicted: Int8Array, truth: Int8Array): number {
+// Binary: ±1 against ±1; multiclass: class index against class index (a label outside the
+// classes, −1, is never predicted: it counts as an error).
+function accuracy(predicted: ArrayLike<number>, truth: ArrayLike<number>): number {
   let correct = 0;
   for (let i = 0; i < truth.length; i++) correct += predicted[i] === truth[i] ? 1 : 0;
   return correct / truth.length;
@@ -204,7 +206,8 @@ function csvFlags(v: Record<string, unknown>): Pick<CsvReadOptions, "missing" | 
 async function trainCommand(dp: DpMargin, argv: string[]): Promise<void> {
   const { flags, options: table } = optionFlags(dp, "train");
   const { values: v, files } = parse(argv, {
-    ...flags, ...CSV_FLAGS, label: { type: "string" }, positive: { type: "string" }, test: { type: "string" },
+    ...flags, ...CSV_FLAGS, label: { type: "string" }, positive: { type: "string" }, classes: { type: "string" },
+    test: { type: "string" },
     out: { type: "string" }, features: { type: "string" }, ignore: { type: "string" },
   }, 1);
   if (v.label === undefined) throw new DpMarginError("BAD_PARAMETER", "label is required (--label COL)", "label");
@@ -212,9 +215,11 @@ async function trainCommand(dp: DpMargin, argv: string[]): Promise<void> {
   const shared = csvFlags(v);
   const features = listFlag(v, "features");
   const ignore = listFlag(v, "ignore");
+  const classes = listFlag(v, "classes");  // a multiclass label: its class names (one-vs-rest)
   const csv = {
     label: v.label as string, ...shared,
     ...(v.positive !== undefined ? { positive: v.positive as string } : {}),
+    ...(classes ? { classes } : {}),
     ...(features ? { features } : {}),
     ...(ignore ? { ignore } : {}),
   };
@@ -223,7 +228,8 @@ async function trainCommand(dp: DpMargin, argv: string[]): Promise<void> {
     options as unknown as Parameters<DpMargin["trainCsv"]>[2]);
   // Accuracy on the user's own data: computed locally, not differentially private. Everything is
   // computed before anything is written, so bad test data leaves no model file behind.
-  const evaluate = { ...shared, label: read.label!.column, positive: read.label!.positive };
+  const evaluate = read.classes ? { ...shared, label: read.classes.column }
+    : { ...shared, label: read.label!.column, positive: read.label!.positive };
   const onTrain = await model.predictCsv(csvFile(files[0]), evaluate);
   const trainAccuracy = accuracy(onTrain.labels, onTrain.truth!);
   const onTest = v.test === undefined ? null : await model.predictCsv(csvFile(v.test as string), evaluate);
@@ -243,7 +249,7 @@ async function trainCommand(dp: DpMargin, argv: string[]): Promise<void> {
     trainAccuracyNote: "computed on the training data; not differentially private",
     seeded: report.seeded,
     ...(report.warning ? { warning: report.warning } : {}),
-    label: read.label,
+    label: read.label ?? { column: read.classes!.column, classes: read.classes!.names },
     features: read.featureNames,
     delimiter: read.delimiter,
     report,
@@ -259,11 +265,14 @@ async function trainCommand(dp: DpMargin, argv: string[]): Promise<void> {
   const lines = [
     `dpmargin train — ${plan.selector} selection, ${plan.calibration} calibration${report.seeded ? "  [NOT PRIVATE: seeded]" : ""}`,
     `  (ε, δ) = (${plan.epsilon}, ${plan.delta}), μ = ${formatNumber(plan.mu, 8)}, replace-one neighbours; n = ${plan.n}, d = ${plan.d}`,
-    `  selected margin γ = ${formatNumber(report.selectedMargin)} (k = ${selected.k}${selected.projected ? ", projected" : ""})`,
+    ...(report.perClass
+      ? [`  one-vs-rest over ${report.perClass.length} classes, μ per class = ${formatNumber(plan.muClass!, 8)}; selected margin γ per class:`,
+        ...report.perClass.map((c) => `    ${c.class}: γ = ${formatNumber(c.selectedMargin)} (k = ${plan.candidates[c.selectedCandidate].k})`)]
+      : [`  selected margin γ = ${formatNumber(report.selectedMargin)} (k = ${selected.k}${selected.projected ? ", projected" : ""})`]),
     `  train accuracy ${(trainAccuracy * 100).toFixed(2)}% (not private)` + (test ? `, test accuracy ${(testAccuracy! * 100).toFixed(2)}% on ${test.rows} rows` : ""),
     `  local, not private: ${local.runs} base run(s) in ${Math.round(local.elapsedMs)} ms`,
   ];
-  if (plan.selector === "iter") {
+  if (plan.selector === "iter" && !report.perClass) {
     lines.push("", "  candidates (released): gamma, k, T, noisy score");
     for (const c of report.candidates) {
       lines.push(`    ${formatNumber(c.gamma).padStart(11)} ${String(c.k).padStart(6)} ${String(c.T).padStart(6)} ${formatNumber(c.noisyScore).padStart(12)}${c.gamma === report.selectedMargin ? "  <- selected" : ""}`);
@@ -285,7 +294,9 @@ async function predictCommand(dp: DpMargin, argv: string[]): Promise<void> {
   const { values: v, files } = parse(argv, { out: { type: "string" }, ...CSV_FLAGS }, 2);
   const model = dp.modelFromJSON(await readText(files[0], "MODEL.json"));
   const predictions = await model.predictCsv(csvFile(files[1]), csvFlags(v));
-  const text = predictionsCsv(predictions, model.label);
+  // A multiclass model: the predicted class and a score per class.
+  const text = "classes" in predictions ? multiclassPredictionsCsv(predictions, (model.label as { column: string | null }).column)
+    : predictionsCsv(predictions, model.label as Parameters<typeof predictionsCsv>[1]);
   if (model.seeded) process.stderr.write(`dpmargin: warning: the model is ${SEEDED_WARNING}\n`);
   if (v.out !== undefined) await writeFile(v.out as string, text);
   else process.stdout.write(text);

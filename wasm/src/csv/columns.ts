@@ -18,6 +18,12 @@ export interface CsvReadOptions {
   /** Label value of the positive class (one-vs-rest; compared after trimming spaces).
    *  Default "1" when the label column holds only 0 and 1; required otherwise. */
   positive?: string;
+  /**
+   * A multiclass label: the names of its classes (public: declared, not read off the data), in
+   * the order of their codes. Each row's label becomes the index of its value in this list; a
+   * value outside it is negative in every class (docs/MULTICLASS.md). Not with `positive`.
+   */
+  classes?: readonly string[];
   /** Feature columns, in this order. Default: every column except the label and `ignore`. */
   features?: readonly string[];
   /** Columns to skip (e.g. ids or text). */
@@ -54,6 +60,7 @@ export interface CsvProgress {
 export interface ResolvedCsvOptions {
   label: string | null;
   positive: string | null;
+  classes: string[] | null;
   features: string[] | null;
   ignore: string[];
   impute: number | null;
@@ -65,7 +72,7 @@ export interface ResolvedCsvOptions {
   rows: ArrayLike<number> | null;
 }
 
-const CSV_OPTIONS = new Set(["label", "positive", "features", "ignore", "missing",
+const CSV_OPTIONS = new Set(["label", "positive", "classes", "features", "ignore", "missing",
   "requireBothClasses", "maxBytes", "delimiter", "signal", "onProgress", "rows"]);
 
 function rowSelection(o: Record<string, unknown>): ArrayLike<number> | null {
@@ -107,6 +114,17 @@ export function resolveCsvOptions(options: unknown): ResolvedCsvOptions {
   const positive = o.positive;
   if (positive !== undefined && typeof positive !== "string") throw badParameter("positive", "a string (a label value)", positive);
   if (positive !== undefined && label === undefined) throw badParameter("positive", "given only with label", positive);
+  let classes: string[] | null = null;
+  if (o.classes !== undefined) {
+    const c = o.classes;
+    if (!Array.isArray(c) || c.length < 3 || !c.every((x) => typeof x === "string")) {
+      throw badParameter("classes", "an array of 3 to 50 class names (a binary label takes positive instead)", c);
+    }
+    classes = c.map((x: string) => x.trim());
+    if (new Set(classes).size !== classes.length) throw badParameter("classes", "a list without repeats", c);
+    if (label === undefined) throw badParameter("classes", "given only with label", "set");
+    if (positive !== undefined) throw badParameter("classes", "not given with positive (a multiclass label has no positive class)", "set");
+  }
   const features = nameList(o, "features");
   if (features && features.length === 0) throw badParameter("features", "a non-empty list of column names", "[]");
   const ignore = nameList(o, "ignore") ?? [];
@@ -130,6 +148,7 @@ export function resolveCsvOptions(options: unknown): ResolvedCsvOptions {
   return {
     label: label === undefined ? null : (label as string).trim(),
     positive: positive === undefined ? null : (positive as string).trim(),
+    classes,
     features, ignore, impute, requireBothClasses, maxBytes,
     delimiter: delimiter as Delimiter | undefined,
     signal: optionalSignal(o),

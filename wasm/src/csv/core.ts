@@ -8,24 +8,34 @@ import { resolveCsvOptions, type CsvReadOptions } from "./columns.js";
 
 /**
  * Read `source` into a new, validated core Dataset (raw values: the trainer or a model prepares
- * it in place). The caller owns the dataset and must `dispose()` it; on error nothing is left
- * allocated.
+ * it in place). A multiclass label (`classes`) comes back as class codes (a JS copy), and for
+ * training (`requireBothClasses`) also in the dataset (Dataset.codes: the core validates it when
+ * training starts). The caller owns the dataset and must `dispose()` it; on error nothing is
+ * left allocated.
  */
 export async function readCsvToCore(core: CoreModule, source: CsvSource, options: CsvReadOptions):
-  Promise<{ dataset: CoreDataset; table: TableSchema }> {
+  Promise<{ dataset: CoreDataset; table: TableSchema; codes: Int32Array | null }> {
   const requireBothClasses = resolveCsvOptions(options).requireBothClasses;
   const dataset = new core.Dataset();
+  let codes: Int32Array | null = null;
   try {
-    const table = await readCsvInto(source, options, (rows, columns, labelled) => {
-      const { stride } = unwrap(dataset.allocate(rows, columns, labelled));
+    const table = await readCsvInto(source, options, (rows, columns, labelled, classes) => {
+      // Training one-vs-rest needs room for each problem's ±1 labels (the core writes them).
+      const { stride } = unwrap(dataset.allocate(rows, columns, labelled || (classes !== null && requireBothClasses)));
+      codes = classes !== null ? new Int32Array(rows) : null;
       return {
         stride,
         features: () => unwrap(dataset.features()),
         labels: () => (labelled ? unwrap(dataset.labels()) : null),
+        codes: () => codes,
       };
     });
-    unwrap(dataset.validate(table.label !== null && requireBothClasses));
-    return { dataset, table };
+    if (table.classes !== null && requireBothClasses) {
+      unwrap(dataset.codes(table.classes.names.length)).set(codes!);
+    } else {
+      unwrap(dataset.validate(table.label !== null && requireBothClasses));
+    }
+    return { dataset, table, codes };
   } catch (error) {
     dataset.release();
     dataset.delete();

@@ -26,8 +26,11 @@ export interface TableSchema {
   featureNames: string[];
   /** Columns read but not used (the `ignore` list, or those not in `features`). */
   ignored: string[];
-  /** The label column and its positive value, when a label was asked for. */
+  /** The label column and its positive value, when a binary label was asked for. */
   label: { column: string; positive: string } | null;
+  /** A multiclass label (`classes` given): its column, the class names, and the number of rows
+   *  whose value is none of them (negative in every class; local, not released). */
+  classes: { column: string; names: string[]; other: number } | null;
   /** Number of empty feature cells replaced by `missing.impute`. */
   imputed: number;
 }
@@ -41,10 +44,13 @@ export interface CsvTarget {
   stride: number;
   features(): Float32Array;
   labels(): Int8Array | null;
+  /** A multiclass label: the class code of row i goes to `codes()[i]` (−1: none of them). */
+  codes?(): Int32Array | null;
 }
 
-/** Allocates the table once pass 1 has counted it: `columns` features, ±1 labels if `labelled`. */
-export type CsvAllocate = (rows: number, columns: number, labelled: boolean) => CsvTarget;
+/** Allocates the table once pass 1 has counted it: `columns` features, ±1 labels if `labelled`
+ *  (a binary label), class codes if `classes` (a multiclass label of that many classes). */
+export type CsvAllocate = (rows: number, columns: number, labelled: boolean, classes: number | null) => CsvTarget;
 
 const mib = (bytes: number) => `${(bytes / 2 ** 20).toFixed(1)} MiB (${bytes} bytes)`;
 
@@ -70,6 +76,8 @@ interface Scan {
   dialect: Dialect;
   positive: string | null;
   imputed: number;
+  /** Multiclass: rows (selected) whose label is none of the classes. */
+  other: number;
 }
 
 const listed = (values: string[]) => values.map((v) => JSON.stringify(v)).join(", ");
@@ -86,6 +94,9 @@ async function firstPass(source: CsvSource, o: ResolvedCsvOptions): Promise<Scan
   let imputed = 0;
   let positives = 0;
   let binary = true;
+  let other = 0;
+  const classIndex = o.classes ? new Map(o.classes.map((c, k) => [c, k])) : null;
+  const groups = new Set<number>();  // multiclass: the codes seen (−1: another value), up to 2
   const seen: string[] = [];
   const selection = o.rows;
   for await (const batch of csvRows(source, { delimiter: o.delimiter }, o.signal)) {
@@ -117,7 +128,11 @@ async function firstPass(source: CsvSource, o: ResolvedCsvOptions): Promise<Scan
       if (plan.labelIndex >= 0) {
         const y = row[plan.labelIndex].trim();
         if (y === "") throw missingLabel(lineOf(batch, i), plan.header[plan.labelIndex]);
-        if (o.positive !== null) {
+        if (classIndex !== null) {
+          const code = classIndex.get(y) ?? -1;
+          if (selected && code < 0) other++;
+          if (selected && groups.size < 2) groups.add(code);
+        } else if (o.positive !== null) {
           if (selected && y === o.positive) positives++;
         } else if (y === "1") {
           if (selected) positives++;
@@ -139,7 +154,19 @@ async function firstPass(source: CsvSource, o: ResolvedCsvOptions): Promise<Scan
     throw new DpMarginError("BAD_PARAMETER", `rows: row ${selection[next]} is past the last data row (${dataRows - 1})`, "rows");
   }
   let positive = o.positive;
-  if (plan.labelIndex >= 0) {
+  if (plan.labelIndex >= 0 && o.classes !== null) {
+    if (o.requireBothClasses) {
+      const column = JSON.stringify(plan.header[plan.labelIndex]);
+      if (rows < 2) {
+        throw new DpMarginError("BAD_PARAMETER", `rows: training needs at least 2 data rows, but the file has ${rows}`, "rows");
+      }
+      if (groups.size < 2) {
+        throw new DpMarginError("ONE_CLASS",
+          `all ${rows} rows of label column ${column} hold ${[...groups][0] < 0 ? "values outside the classes" : `the class ${JSON.stringify(o.classes[[...groups][0]])}`} `
+          + `(values: ${listed(seen)}${seen.length === 6 ? ", …" : ""}); training needs at least two classes`);
+      }
+    }
+  } else if (plan.labelIndex >= 0) {
     const column = JSON.stringify(plan.header[plan.labelIndex]);
     const values = listed(seen) + (seen.length === 6 ? ", …" : "");
     if (positive === null) {
@@ -161,7 +188,7 @@ async function firstPass(source: CsvSource, o: ResolvedCsvOptions): Promise<Scan
     }
   }
   if (rows * (plan.featureNames.length + 1) * 4 > o.maxBytes) throw tooLarge(rows, plan.featureNames.length, o.maxBytes, false);
-  return { plan, rows, dialect, positive, imputed };
+  return { plan, rows, dialect, positive, imputed, other };
 }
 
 async function secondPass(source: CsvSource, o: ResolvedCsvOptions, scan: Scan, target: CsvTarget): Promise<void> {
@@ -171,6 +198,7 @@ async function secondPass(source: CsvSource, o: ResolvedCsvOptions, scan: Scan, 
   const index = plan.featureIndex;
   const labelIndex = plan.labelIndex;
   const stride = target.stride;
+  const classIndex = o.classes ? new Map(o.classes.map((c, k) => [c, k])) : null;
   if (!Number.isInteger(stride) || stride < d) throw new DpMarginError("INTERNAL", `CsvTarget.stride must be an integer >= ${d}, but is ${stride}`);
   let r = 0;
   let header = false;
@@ -180,8 +208,9 @@ async function secondPass(source: CsvSource, o: ResolvedCsvOptions, scan: Scan, 
     // Fresh views for every chunk: wasm memory may have grown (detaching old views) while this
     // pass awaited the source.
     const x = target.features();
-    const y = labelIndex >= 0 ? target.labels() : null;
-    if (x.length < rows * stride - (stride - d) || (labelIndex >= 0 && (y === null || y.length < rows))) {
+    const y = labelIndex >= 0 && classIndex === null ? target.labels() : null;
+    const codes = labelIndex >= 0 && classIndex !== null ? target.codes?.() ?? null : null;
+    if (x.length < rows * stride - (stride - d) || (labelIndex >= 0 && (classIndex === null ? y === null || y.length < rows : codes === null || codes.length < rows))) {
       throw new DpMarginError("INTERNAL", `the allocated table is smaller than ${rows} rows × stride ${stride}`);
     }
     const data = batch.rows;
@@ -209,6 +238,10 @@ async function secondPass(source: CsvSource, o: ResolvedCsvOptions, scan: Scan, 
         const label = row[labelIndex].trim();
         if (label === "") throw missingLabel(lineOf(batch, i), plan.header[labelIndex]);
         y[r] = label === positive ? 1 : -1;
+      } else if (codes !== null) {
+        const label = row[labelIndex].trim();
+        if (label === "") throw missingLabel(lineOf(batch, i), plan.header[labelIndex]);
+        codes[r] = classIndex!.get(label) ?? -1;
       }
       r++;
     }
@@ -230,8 +263,9 @@ export async function readCsvInto(source: CsvSource, options: CsvReadOptions, al
   const o = resolveCsvOptions(options);
   const scan = await firstPass(source, o);
   const d = scan.plan.featureNames.length;
-  const labelled = scan.plan.labelIndex >= 0;
-  await secondPass(source, o, scan, allocate(scan.rows, d, labelled));
+  const multiclass = scan.plan.labelIndex >= 0 && o.classes !== null;
+  const labelled = scan.plan.labelIndex >= 0 && !multiclass;
+  await secondPass(source, o, scan, allocate(scan.rows, d, labelled, multiclass ? o.classes!.length : null));
   return {
     header: scan.plan.header,
     delimiter: scan.dialect.delimiter,
@@ -240,6 +274,7 @@ export async function readCsvInto(source: CsvSource, options: CsvReadOptions, al
     featureNames: scan.plan.featureNames,
     ignored: scan.plan.ignored,
     label: labelled ? { column: scan.plan.header[scan.plan.labelIndex], positive: scan.positive! } : null,
+    classes: multiclass ? { column: scan.plan.header[scan.plan.labelIndex], names: [...o.classes!], other: scan.other } : null,
     imputed: scan.imputed,
   };
 }
@@ -248,8 +283,10 @@ export async function readCsvInto(source: CsvSource, options: CsvReadOptions, al
 export interface CsvTable extends TableSchema {
   features: Float32Array;
   columns: number;
-  /** ±1 per row when a label column was read. */
+  /** ±1 per row when a binary label column was read. */
   labels: Int8Array | null;
+  /** The class code per row when a multiclass label was read (`classes`; −1: none of them). */
+  codes: Int32Array | null;
 }
 
 /**
@@ -259,12 +296,14 @@ export interface CsvTable extends TableSchema {
 export async function readCsv(source: CsvSource, options: CsvReadOptions = {}): Promise<CsvTable> {
   let features = new Float32Array(0);
   let labels: Int8Array | null = null;
-  const schema = await readCsvInto(source, options, (rows, columns, labelled) => {
+  let codes: Int32Array | null = null;
+  const schema = await readCsvInto(source, options, (rows, columns, labelled, classes) => {
     features = new Float32Array(rows * columns);
     labels = labelled ? new Int8Array(rows) : null;
-    return { stride: columns, features: () => features, labels: () => labels };
+    codes = classes !== null ? new Int32Array(rows) : null;
+    return { stride: columns, features: () => features, labels: () => labels, codes: () => codes };
   });
-  return { ...schema, features, columns: schema.featureNames.length, labels };
+  return { ...schema, features, columns: schema.featureNames.length, labels, codes };
 }
 
 /** The first rows of a CSV, as text, with a guess at each column's type (for a preview UI). */
