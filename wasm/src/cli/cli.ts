@@ -228,7 +228,7 @@ async function trainCommand(dp: DpMargin, argv: string[]): Promise<void> {
     options as unknown as Parameters<DpMargin["trainCsv"]>[2]);
   // Accuracy on the user's own data: computed locally, not differentially private. Everything is
   // computed before anything is written, so bad test data leaves no model file behind.
-  const evaluate = read.classes ? { ...shared, label: read.classes.column }
+  const evaluate = read.multiclass ? { ...shared, label: read.multiclass.column }
     : { ...shared, label: read.label!.column, positive: read.label!.positive };
   const onTrain = await model.predictCsv(csvFile(files[0]), evaluate);
   const trainAccuracy = accuracy(onTrain.labels, onTrain.truth!);
@@ -249,7 +249,7 @@ async function trainCommand(dp: DpMargin, argv: string[]): Promise<void> {
     trainAccuracyNote: "computed on the training data; not differentially private",
     seeded: report.seeded,
     ...(report.warning ? { warning: report.warning } : {}),
-    label: read.label ?? { column: read.classes!.column, classes: read.classes!.names },
+    label: read.label ?? { column: read.multiclass!.column, classes: read.multiclass!.classes },
     features: read.featureNames,
     delimiter: read.delimiter,
     report,

@@ -30,8 +30,8 @@ export async function readCsvToCore(core: CoreModule, source: CsvSource, options
         codes: () => codes,
       };
     });
-    if (table.classes !== null && requireBothClasses) {
-      unwrap(dataset.codes(table.classes.names.length)).set(codes!);
+    if (table.multiclass !== null && requireBothClasses) {
+      unwrap(dataset.codes(table.multiclass.classes.length)).set(codes!);
     } else {
       unwrap(dataset.validate(table.label !== null && requireBothClasses));
     }

@@ -30,7 +30,7 @@ export interface TableSchema {
   label: { column: string; positive: string } | null;
   /** A multiclass label (`classes` given): its column, the class names, and the number of rows
    *  whose value is none of them (negative in every class; local, not released). */
-  classes: { column: string; names: string[]; other: number } | null;
+  multiclass: { column: string; classes: string[]; other: number } | null;
   /** Number of empty feature cells replaced by `missing.impute`. */
   imputed: number;
 }
@@ -274,7 +274,7 @@ export async function readCsvInto(source: CsvSource, options: CsvReadOptions, al
     featureNames: scan.plan.featureNames,
     ignored: scan.plan.ignored,
     label: labelled ? { column: scan.plan.header[scan.plan.labelIndex], positive: scan.positive! } : null,
-    classes: multiclass ? { column: scan.plan.header[scan.plan.labelIndex], names: [...o.classes!], other: scan.other } : null,
+    multiclass: multiclass ? { column: scan.plan.header[scan.plan.labelIndex], classes: [...o.classes!], other: scan.other } : null,
     imputed: scan.imputed,
   };
 }
@@ -283,10 +283,11 @@ export async function readCsvInto(source: CsvSource, options: CsvReadOptions, al
 export interface CsvTable extends TableSchema {
   features: Float32Array;
   columns: number;
-  /** ±1 per row when a binary label column was read. */
-  labels: Int8Array | null;
-  /** The class code per row when a multiclass label was read (`classes`; −1: none of them). */
-  codes: Int32Array | null;
+  /** ±1 per row when a binary label column was read; a multiclass label's class index per row
+   *  (−1: a value outside `classes`). */
+  labels: Int8Array | Int32Array | null;
+  /** A multiclass label's class names (so the table trains one-vs-rest as `TrainingData`). */
+  classes?: string[];
 }
 
 /**
@@ -303,7 +304,10 @@ export async function readCsv(source: CsvSource, options: CsvReadOptions = {}): 
     codes = classes !== null ? new Int32Array(rows) : null;
     return { stride: columns, features: () => features, labels: () => labels, codes: () => codes };
   });
-  return { ...schema, features, columns: schema.featureNames.length, labels, codes };
+  return {
+    ...schema, features, columns: schema.featureNames.length,
+    ...(schema.multiclass ? { labels: codes, classes: schema.multiclass.classes } : { labels }),
+  };
 }
 
 /** The first rows of a CSV, as text, with a guess at each column's type (for a preview UI). */

@@ -262,9 +262,12 @@ export class Model<F extends AnyModelFile = ModelFile> {
   /** True when trained with a seed: such a model is NOT differentially private. */
   get seeded(): boolean { return this.#file.privacy.seeded; }
   get privacy(): F["privacy"] { return { ...this.#file.privacy }; }
+  /** The label: a binary model's column and positive class ({column, positive}, as version 1),
+   *  or a multiclass model's column and classes ({column, classes}). */
   get label(): F["label"] {
-    const l = this.#file.label;
-    return (l ? { ...l, ...(l.classes ? { classes: [...l.classes] } : {}) } : null) as F["label"];
+    const f = this.#file;
+    if (isMulticlassFile(f)) return { column: f.label.column, classes: [...f.label.classes] } as F["label"];
+    return (f.label ? { column: f.label.column, positive: f.label.positive } : null) as F["label"];
   }
 
   /**

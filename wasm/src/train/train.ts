@@ -125,7 +125,7 @@ export async function trainCsv(core: CoreModule, source: CsvSource, csv: CsvRead
   const { dataset, table } = await readCsvToCore(core, source,
     { ...r, signal: (r.signal as AbortSignal | undefined) ?? c.signal } as CsvReadOptions);
   try {
-    const multiclass = table.classes && { column: table.classes.column, classes: table.classes.names };
+    const multiclass = table.multiclass && { column: table.multiclass.column, classes: table.multiclass.classes };
     const result = await run(core, dataset, c, table.featureNames.length, table.featureNames, table.label, host, multiclass);
     return { ...result, table };
   } finally {
