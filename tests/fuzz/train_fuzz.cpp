@@ -4,13 +4,16 @@
 // → learn::Dataset, run::resolve, Trainer advanced in random chunks to the end, countErrors.
 // Properties: only dpmargin::Error (never INTERNAL) escapes; a finished run releases finite
 // weights of the right length, finite noisy scores (Iter/PrivTune), a selected run that exists;
-// training ends (no hang); the error count is at most n.
+// training ends (no hang); the error count is at most n. Then, when bytes are left, the same raw
+// rows with a multiclass label (K = 2…52 class codes, some outside 0…K−1) through
+// learn::OneVsRest: the same properties per problem, predictions in 0…K−1.
 #include <cmath>
 #include <cstring>
 #include <limits>
 #include <vector>
 
 #include "dpmargin/learn/dataset.hpp"
+#include "dpmargin/learn/one_vs_rest.hpp"
 #include "dpmargin/learn/trainer.hpp"
 #include "dpmargin/random/generator.hpp"
 #include "dpmargin/run/run.hpp"
@@ -69,6 +72,7 @@ void train(FuzzedDataProvider& in) {
       std::fprintf(stderr, "\n");
     }
   }
+  const std::vector<float> raw(x, x + n * stride);  // for the multiclass run below
   const ln::TrainSettings settings = dpmargin::run::resolve(options, n, features);
   const std::size_t width = features + (settings.preprocessing.intercept ? 1 : 0);
   ln::Trainer trainer(data, settings, dpmargin::run::makeGenerator(settings));
@@ -97,6 +101,40 @@ void train(FuzzedDataProvider& in) {
   if (!result.seeded) fail("seeded run not marked seeded");
   const std::uint64_t errors = ln::countErrors(data.view(), result.weights);
   if (errors > n) fail("more errors than rows");
+  if (in.remaining_bytes() == 0 || !in.ConsumeBool()) return;
+  // One-vs-rest on the same raw rows (appended at the end: earlier inputs keep their meaning).
+  const std::size_t classes = in.ConsumeIntegralInRange<std::size_t>(2, 52);
+  std::vector<std::int32_t> codes(n);
+  for (auto& c : codes) c = in.ConsumeIntegralInRange<std::int32_t>(-2, std::int32_t(classes) + 1);
+  ln::Dataset multi(n, features, /*labelled=*/true);
+  std::copy(raw.begin(), raw.end(), multi.rowMajor());
+  const ln::TrainSettings ms = dpmargin::run::resolve(options, n, features, classes);
+  ln::OneVsRest ovr(multi, codes.data(), classes, ms, dpmargin::run::makeGenerator(ms));
+  const std::size_t problems = ovr.problems();
+  const double multiBound = double(problems) * (bound + 1);
+  calls = 0;
+  while (!ovr.advance(in.ConsumeIntegralInRange<std::uint64_t>(1, 5))) {
+    if (double(++calls) > multiBound) fail("one-vs-rest training does not end");
+    const ln::Progress progress = ovr.progress();
+    if (!(progress.workDone <= progress.workTotal + 1e-9)) fail("one-vs-rest workDone > workTotal");
+    if (progress.problem >= problems) fail("problem index");
+  }
+  const ln::OneVsRestResult& r = ovr.result();
+  if (r.problems.size() != problems || r.plan.request.classes != problems) fail("problem count");
+  std::vector<double> stacked;
+  for (const ln::TrainResult& p : r.problems) {
+    if (p.weights.size() != width) fail("one-vs-rest weights of the wrong length");
+    for (double w : p.weights) {
+      if (!std::isfinite(w)) fail("non-finite one-vs-rest weight");
+    }
+    stacked.insert(stacked.end(), p.weights.begin(), p.weights.end());
+  }
+  const ln::Predictions predicted = ln::predict(ovr.data(), stacked, problems);
+  for (std::int32_t label : predicted.labels) {
+    if (problems == 1 ? (label != 1 && label != -1) : (label < 0 || std::size_t(label) >= problems)) {
+      fail("predicted class out of range");
+    }
+  }
 }
 
 }  // namespace

@@ -57,8 +57,12 @@ val optionTable() {
 val plan(val options) {
   return describe(run::account(toOptions(options)), plan::describePlan<JsWriter>);
 }
-val planForTable(val options, val rows, val features) {
-  return describe(run::planForTable(toOptions(options), toCount(rows, "n", 0), toCount(features, "features", 0)),
+// classes: the label's number of classes, or unset (the core's default: a binary label).
+val planForTable(val options, val rows, val features, val classes) {
+  const run::Options o = toOptions(options);
+  const std::uint64_t n = toCount(rows, "n", 0), d = toCount(features, "features", 0);
+  return describe(isUnset(classes) ? run::planForTable(o, n, d)
+                                   : run::planForTable(o, n, d, toCount(classes, "classes", 0)),
                   plan::describePlan<JsWriter>);
 }
 // train() checks its options with this before it reads a byte of data.

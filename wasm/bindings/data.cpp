@@ -3,6 +3,7 @@
 
 #include "dataset.hpp"
 #include "dpmargin/error.hpp"
+#include "dpmargin/learn/one_vs_rest.hpp"
 #include "dpmargin/learn/trainer.hpp"
 #include "dpmargin/run/run.hpp"
 #include "marshal.hpp"
@@ -14,7 +15,6 @@ learn::Dataset& WasmDataset::data() {
   return *data_;
 }
 
-learn::Dataset& WasmDataset::table() { return data(); }
 
 learn::Dataset& WasmDataset::dataset() {
   if (!data().validated()) throw Error(ErrorCode::kInternal, "", "dataset not validated");
@@ -23,6 +23,8 @@ learn::Dataset& WasmDataset::dataset() {
 
 val WasmDataset::allocate(val rows, val features, val labelled) {
   data_.reset();
+  codes_ = {};
+  classes_ = 2;
   data_ = std::make_unique<learn::Dataset>(toCount(rows, "rows", 1), toCount(features, "features", 1),
                                            toBoolean(labelled, "labelled"));
   return shape();
@@ -36,6 +38,13 @@ val WasmDataset::features() {
 val WasmDataset::labels() {
   learn::Dataset& d = data();
   return val(emscripten::typed_memory_view(d.labelled() ? d.rows() : 0, d.labels()));
+}
+
+val WasmDataset::codes(val classes) {
+  learn::Dataset& d = data();
+  classes_ = toCount(classes, "classes", 0);
+  codes_.assign(d.rows(), -1);
+  return val(emscripten::typed_memory_view(codes_.size(), codes_.data()));
 }
 
 val WasmDataset::validate(val requireBothClasses) {
@@ -54,6 +63,15 @@ val WasmDataset::scores(val weights) {
   return float64Array(learn::decisionScores(d.view(), toDoubles(weights, "weights")));
 }
 
+val WasmDataset::predict(val weights, val problems) {
+  learn::Dataset& d = dataset();
+  const learn::Predictions p = learn::predict(d.view(), toDoubles(weights, "weights"), toCount(problems, "problems", 1));
+  val o = val::object();
+  o.set("scores", float64Array(p.scores));
+  o.set("labels", int32Array(p.labels.data(), p.labels.size()));
+  return o;
+}
+
 val WasmDataset::shape() {
   const learn::Dataset& d = data();
   val o = val::object();
@@ -65,7 +83,10 @@ val WasmDataset::shape() {
   return o;
 }
 
-void WasmDataset::release() { data_.reset(); }
+void WasmDataset::release() {
+  data_.reset();
+  codes_ = {};
+}
 
 WasmDataset& toDataset(const val& v, const char* name) {
   if (!v.instanceof(val::module_property("Dataset"))) {
@@ -82,9 +103,11 @@ EMSCRIPTEN_BINDINGS(dpmargin_data) {
       .method<&WasmDataset::allocate>("allocate")
       .method<&WasmDataset::features>("features")
       .method<&WasmDataset::labels>("labels")
+      .method<&WasmDataset::codes>("codes")
       .method<&WasmDataset::validate>("validate")
       .method<&WasmDataset::prepare>("prepare")
       .method<&WasmDataset::scores>("scores")
+      .method<&WasmDataset::predict>("predict")
       .method<&WasmDataset::shape>("shape")
       .method<&WasmDataset::release>("release");
 }

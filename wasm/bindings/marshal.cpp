@@ -72,6 +72,13 @@ std::vector<float> toFloats(const val& v, const char* name) {
   return emscripten::convertJSArrayToNumberVector<float>(v);
 }
 
+std::vector<std::int8_t> toLabels(const val& v, const char* name) {
+  const std::vector<double> d = toDoubles(v, name);
+  std::vector<std::int8_t> out(d.size());
+  for (std::size_t i = 0; i < d.size(); ++i) out[i] = d[i] == 1.0 ? 1 : d[i] == -1.0 ? -1 : 0;
+  return out;
+}
+
 val toObject(const val& v, const char* name, bool optional) {
   if (optional && v.isUndefined()) return val::object();
   if (typeOf(v) != "object" || v.isNull() || isArray(v)) wrongType(name, "an object", v);
@@ -225,6 +232,18 @@ val float64Array(const double* data, std::size_t size) {
 
 val float32Array(const float* data, std::size_t size) {
   val copy = val::global("Float32Array").new_(size);
+  copy.call<void>("set", val(emscripten::typed_memory_view(size, data)));
+  return copy;
+}
+
+val int8Array(const std::int8_t* data, std::size_t size) {
+  val copy = val::global("Int8Array").new_(size);
+  copy.call<void>("set", val(emscripten::typed_memory_view(size, data)));
+  return copy;
+}
+
+val int32Array(const std::int32_t* data, std::size_t size) {
+  val copy = val::global("Int32Array").new_(size);
   copy.call<void>("set", val(emscripten::typed_memory_view(size, data)));
   return copy;
 }

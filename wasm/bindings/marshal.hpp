@@ -27,6 +27,8 @@ std::string toText(const val& v, const char* name);
 // A typed array or an array of numbers.
 std::vector<double> toDoubles(const val& v, const char* name);
 std::vector<float> toFloats(const val& v, const char* name);
+// An array of labels −1 / +1 (an Int8Array); any other value becomes 0, which the core rejects.
+std::vector<std::int8_t> toLabels(const val& v, const char* name);
 // An object (not null, not an array); `undefined` gives an empty object when `optional`.
 val toObject(const val& v, const char* name, bool optional = false);
 bool isUnset(const val& v);  // undefined or null
@@ -49,6 +51,8 @@ std::optional<std::vector<std::uint64_t>> toRows(const val& v, const char* name)
 val float64Array(const double* data, std::size_t size);
 val float32Array(const float* data, std::size_t size);
 inline val float64Array(const std::vector<double>& v) { return float64Array(v.data(), v.size()); }
+val int8Array(const std::int8_t* data, std::size_t size);
+val int32Array(const std::int32_t* data, std::size_t size);
 val numberArray(const std::vector<double>& v);  // a plain JS array
 
 // The field writer of the core's describe*() visitors (plan.hpp), writing a JS object.

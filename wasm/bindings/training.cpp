@@ -1,12 +1,14 @@
-// Registrations: the Trainer (the coordinator of a run; docs/SHARDING.md), the Shard (rows in
-// another worker) and the shard boundaries. All decisions are the core's: the options are
-// resolved by run::resolve, the partial sums reduced by the Trainer.
+// Registrations: the Trainer (the coordinator of a run, a learn::OneVsRest: one binary problem
+// for a binary label, one per class for a multiclass one; docs/SHARDING.md, docs/MULTICLASS.md),
+// the Shard (rows in another worker) and the shard boundaries. All decisions are the core's: the
+// options are resolved by run::resolve, the partial sums reduced by the core's trainer.
 #include <emscripten/bind.h>
 
 #include <memory>
 
 #include "dataset.hpp"
 #include "dpmargin/error.hpp"
+#include "dpmargin/learn/one_vs_rest.hpp"
 #include "dpmargin/learn/shard.hpp"
 #include "dpmargin/learn/trainer.hpp"
 #include "dpmargin/run/run.hpp"
@@ -31,11 +33,15 @@ class WasmTrainer {
  public:
   // Resolves the options for the dataset's table, draws nothing yet, and returns the plan:
   // every number of the run is known before the first iteration.
+  // A dataset with class codes (Dataset.codes) trains one-vs-rest over its classes.
   val start(val dataset, val options) {
-    learn::Dataset& data = toDataset(dataset, "dataset").dataset();
-    const learn::TrainSettings settings = run::resolve(toOptions(options), data.rows(), data.features());
+    WasmDataset& table = toDataset(dataset, "dataset");
+    learn::Dataset& data = table.data();
+    const learn::TrainSettings settings =
+        run::resolve(toOptions(options), data.rows(), data.features(), table.classes());
     trainer_.reset();
-    trainer_ = std::make_unique<learn::Trainer>(data, settings, run::makeGenerator(settings));
+    trainer_ = std::make_unique<learn::OneVsRest>(data, table.classCodes(), table.classes(), settings,
+                                                  run::makeGenerator(settings));
     val out = val::object();
     out.set("plan", describe(trainer_->plan(), plan::describePlan<JsWriter>));
     out.set("output", std::string(learn::toString(settings.output)));
@@ -49,8 +55,10 @@ class WasmTrainer {
     learn::Dataset& data = toDataset(dataset, "dataset").table();
     run::CsvRun& r = toCsvRun(csvRun, "csvRun");
     const learn::TrainSettings& settings = r.settings();
+    const std::size_t classes = r.classCount();
     trainer_.reset();
-    trainer_ = std::make_unique<learn::Trainer>(data, settings, r.takeGenerator());
+    trainer_ = std::make_unique<learn::OneVsRest>(data, classes > 2 ? r.classCodes().data() : nullptr, classes,
+                                                  settings, r.takeGenerator());
     val out = val::object();
     out.set("plan", describe(trainer_->plan(), plan::describePlan<JsWriter>));
     out.set("output", std::string(learn::toString(settings.output)));
@@ -60,15 +68,15 @@ class WasmTrainer {
   bool advance(val budget) { return trainer().advance(toCount(budget, "iterationBudget", 1)); }
   val progress() { return describe(trainer().progress(), learn::describeProgress<JsWriter>); }
   val result() {
-    const learn::TrainResult& r = trainer().result();
-    return describe(r, learn::describeResult<JsWriter>);
+    return describe(trainer().result(), learn::describeOneVsRestResult<JsWriter>);
   }
   void release() { trainer_.reset(); }
 
   // The next request, with COPIES of its arrays (they are posted to workers): {kind: "setup",
   // k, clipRadius, phi: Float32Array k×width row-major | null, c: Float64Array m} |
   // {kind: "gradients", k, m, weights: Float32Array k×m column-major} | {kind: "errors", m,
-  // weights: Float64Array width×m column-major} | {kind: "done"}.
+  // weights: Float64Array width×m column-major} | {kind: "labels", labels: Int8Array n (every
+  // row; a shard takes its own)} | {kind: "done"}.
   val request() {
     const learn::ShardRequest& r = trainer().request();
     val o = val::object();
@@ -95,9 +103,14 @@ class WasmTrainer {
       case learn::ShardRequest::Kind::kDone:
         o.set("kind", std::string("done"));
         break;
+      case learn::ShardRequest::Kind::kLabels:
+        o.set("kind", std::string("labels"));
+        o.set("labels", int8Array(r.labels, trainer().plan().request.n));
+        break;
     }
     return o;
   }
+  void answerLabels() { trainer().answerLabels(); }
   void answerSetup() { trainer().answerSetup(); }
   // One Float64Array per shard (k×m column-major sums; m exact counts), reduced by the core.
   void answerGradients(val partials) { trainer().answerGradientPartials(partialsOf(partials, "gradients")); }
@@ -113,11 +126,11 @@ class WasmTrainer {
     o.set("normBound", p.normBound);
     return o;
   }
-  learn::Trainer& trainer() {
+  learn::OneVsRest& trainer() {
     if (!trainer_) throw Error(ErrorCode::kInternal, "", "trainer used before start()");
     return *trainer_;
   }
-  std::unique_ptr<learn::Trainer> trainer_;
+  std::unique_ptr<learn::OneVsRest> trainer_;
 };
 
 // A shard of prepared rows in a worker: the coordinator's trainer asks it for sums over its rows.
@@ -130,6 +143,12 @@ class WasmShard {
   // Views into the heap to write the rows into (re-fetch after anything that may grow memory).
   val features() { return val(emscripten::typed_memory_view(shard().rows() * shard().width(), shard().rowMajor())); }
   val labels() { return val(emscripten::typed_memory_view(shard().rows(), shard().labels())); }
+  // One-vs-rest: the next problem's labels of this shard's rows (±1, one per row).
+  void setLabels(val labels) {
+    const std::vector<std::int8_t> y = toLabels(labels, "labels");
+    if (y.size() != shard().rows()) throwBadParameter("labels", "one per shard row", double(y.size()));
+    shard().setLabels(y.data());
+  }
   void setup(val k, val clipRadius, val phi, val c) {
     learn::StepSetup s;
     s.k = toCount(k, "k", 1);
@@ -195,6 +214,7 @@ EMSCRIPTEN_BINDINGS(dpmargin_training) {
       .method<&WasmTrainer::result>("result")
       .method<&WasmTrainer::release>("release")
       .method<&WasmTrainer::request>("request")
+      .method<&WasmTrainer::answerLabels>("answerLabels")
       .method<&WasmTrainer::answerSetup>("answerSetup")
       .method<&WasmTrainer::answerGradients>("answerGradients")
       .method<&WasmTrainer::answerErrors>("answerErrors")
@@ -203,6 +223,7 @@ EMSCRIPTEN_BINDINGS(dpmargin_training) {
       .method<&WasmShard::allocate>("allocate")
       .method<&WasmShard::features>("features")
       .method<&WasmShard::labels>("labels")
+      .method<&WasmShard::setLabels>("setLabels")
       .method<&WasmShard::setup>("setup")
       .method<&WasmShard::gradients>("gradients")
       .method<&WasmShard::countErrors>("countErrors")

@@ -9,7 +9,8 @@ import type { CsvSource } from "./csv/source.js";
 import type { CsvReadOptions } from "./csv/options.js";
 import { readLocalTable, type TableInfo } from "./csv/table.js";
 import { summarizeCsv, type CsvSummary, type SummaryOptions } from "./csv/summary.js";
-import { Model, type ModelFile } from "./model/model.js";
+import { Model, type AnyModelFile, type ModelFile } from "./model/model.js";
+import type { MulticlassModelFile } from "./model/multiclass.js";
 import type { ShardHost } from "./shards/sharded.js";
 
 /** Pure accounting functions (SPEC §2.1, §2.6), exposed for reports and cross-checks. */
@@ -46,8 +47,11 @@ export interface CsvTable {
   features: Float32Array;
   columns: number;
   featureNames: string[];
-  /** ±1 per row for a binary label (the positive class +1), else null. */
-  labels: Int8Array | null;
+  /** ±1 per row for a binary label (the positive class +1); the class index per row for a
+   *  label of 3 or more classes (then `classes` names them); null without a label. */
+  labels: Int8Array | Int32Array | null;
+  /** The class names of a multiclass label (train() takes the table as it is). */
+  classes?: string[];
   /** The class index per row (in `table.label.classes`), or null without a label. */
   classCodes: Int32Array | null;
   table: TableInfo;
@@ -103,14 +107,16 @@ export class DpMargin {
 
   /**
    * The plan `train(data, options)` would make for a table of `rows` rows and `features` feature
-   * columns, before any data is read (every default resolved by the core, the intercept
-   * included in d). JavaScript-only options (callbacks, signal, workers) are ignored.
+   * columns (and a label of `classes` classes: 2, the default, or 3 to 50 trained one-vs-rest),
+   * before any data is read (every default resolved by the core, the intercept included in d).
+   * JavaScript-only options (callbacks, signal, workers) are ignored.
    * @throws DpMarginError with code BAD_PARAMETER naming the parameter.
    */
-  planFor(options: TrainOptions, table: { rows: number; features: number }): Plan {
+  planFor(options: TrainOptions, table: { rows: number; features: number; classes?: number }): Plan {
     const o = requireObject(options, "options");
     const t = requireObject(table, "table");
-    return unwrap(this.#core.planForTable(coreOptions(o, TRAIN_JS_ONLY), t.rows as number, t.features as number));
+    return unwrap(this.#core.planForTable(coreOptions(o, TRAIN_JS_ONLY), t.rows as number, t.features as number,
+      t.classes as number | undefined));
   }
 
   /**
@@ -119,9 +125,13 @@ export class DpMargin {
    * `onPlan` receives the resolved plan before the first iteration.
    * With `seed` the run is deterministic and NOT private (`report.seeded === true`).
    * `workers: 2` splits the rows over two worker threads (same mechanism; docs/SHARDING.md).
+   * With `data.classes` (3 to 50 class names; labels are class indices) it trains one-vs-rest:
+   * one binary problem per class under the one (ε, δ) (docs/MULTICLASS.md).
    * @throws DpMarginError (BAD_PARAMETER, NON_FINITE, BAD_LABEL, ONE_CLASS, OUT_OF_MEMORY, CANCELLED)
    */
-  train(data: TrainingData, options: TrainOptions): Promise<TrainResult> {
+  train(data: TrainingData & { classes: string[] }, options: TrainOptions): Promise<TrainResult<MulticlassModelFile>>;
+  train(data: TrainingData, options: TrainOptions): Promise<TrainResult>;
+  train(data: TrainingData, options: TrainOptions): Promise<TrainResult<AnyModelFile>> {
     return train(this.#core, data, options, this.#host);
   }
 
@@ -136,13 +146,18 @@ export class DpMargin {
    * `options.signal` also cancels reading.
    *
    * `source`: CSV text, a `Blob`/`File`, or a re-readable byte source (`csvFile(path)` in Node).
-   * `csv`: {@link CsvReadOptions} — `label` (default: the column whose header says so), `classes`,
-   * `positive`, `features`, `ignore`, `missing`, `categories`, `schema`, the dialect, `rows`.
+   * `csv`: {@link CsvReadOptions} — `label` (default: the column whose header says so), `classes`
+   * (declared; with 3 or more, one-vs-rest), `positive`, `features`, `ignore`, `missing`,
+   * `categories`, `schema`, the dialect, `rows`. A text label whose discovered classes are 3 or
+   * more also trains one-vs-rest: check `model.classes`.
    * @throws DpMarginError: the reader's codes (CSV_PARSE, RAGGED_ROW, NON_NUMERIC, NON_FINITE,
    * MISSING_VALUE, LABEL_NOT_FOUND, BAD_LABEL, ONE_CLASS, OUT_OF_MEMORY, BAD_PARAMETER) and
    * train()'s. The module stays usable after any of them.
    */
-  trainCsv(source: CsvSource, csv: CsvReadOptions, options: TrainOptions): Promise<CsvTrainResult> {
+  trainCsv(source: CsvSource, csv: CsvReadOptions & { classes: readonly string[] },
+    options: TrainOptions): Promise<CsvTrainResult<AnyModelFile>>;
+  trainCsv(source: CsvSource, csv: CsvReadOptions, options: TrainOptions): Promise<CsvTrainResult>;
+  trainCsv(source: CsvSource, csv: CsvReadOptions, options: TrainOptions): Promise<CsvTrainResult<AnyModelFile>> {
     return trainCsv(this.#core, source, csv, options, this.#host);
   }
 
@@ -166,11 +181,15 @@ export class DpMargin {
       const heap = unwrap(dataset.features());
       const features = new Float32Array(shape.rows * width);
       for (let i = 0; i < shape.rows; i++) features.set(heap.subarray(i * shape.stride, i * shape.stride + width), i * width);
-      const labelled = table.label !== null;
+      const label = table.label;
+      // A multiclass label: the class index per row with the class names (what train() takes);
+      // a binary one: ±1 (the positive class +1).
+      const multiclass = label !== null && label.classes.length >= 3;
       return {
         features, columns: width, featureNames: table.featureNames,
-        labels: labelled ? unwrap(dataset.labels()).slice() : null,
-        classCodes: labelled ? classCodes : null,
+        labels: label === null ? null : multiclass ? classCodes : unwrap(dataset.labels()).slice(),
+        ...(multiclass ? { classes: [...label.classes] } : {}),
+        classCodes: label === null ? null : classCodes,
         table,
       };
     } finally {
@@ -201,8 +220,12 @@ export class DpMargin {
     return profileCsv(this.#core, source, csv, options);
   }
 
-  /** Load a model file (validated) and bind it to this module for prediction. */
-  modelFromJSON(json: ModelFile | string): Model {
+  /** Load a model file (validated; versions 1 and 2, binary or multiclass) and bind it to this
+   *  module for prediction. */
+  modelFromJSON(json: MulticlassModelFile): Model<MulticlassModelFile>;
+  modelFromJSON(json: ModelFile): Model;
+  modelFromJSON(json: AnyModelFile | string): Model<AnyModelFile>;
+  modelFromJSON(json: AnyModelFile | string): Model<AnyModelFile> {
     return Model.fromJSON(json, this);
   }
 

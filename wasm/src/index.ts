@@ -16,7 +16,14 @@ export type { DpMarginErrorCode } from "./errors.js";
 export type * from "./types.js";
 export { LOCAL_NOTE } from "./train/report.js";
 export { Model } from "./model/model.js";
-export type { ModelFile, ModelLabel, ModelPreprocessing, Predictions, PredictCsvOptions, CsvPredictions } from "./model/model.js";
+export type {
+  ModelFile, ModelLabel, ModelPreprocessing, Predictions, PredictCsvOptions, CsvPredictions, AnyModelFile, PredictionsOf,
+  CsvPredictionsOf,
+} from "./model/model.js";
+export type {
+  MulticlassModelFile, MulticlassPredictions, MulticlassCsvPredictions, ClassSelection,
+} from "./model/multiclass.js";
+export { multiclassPredictionsCsv } from "./model/multiclass.js";
 export type { MarginProfile, ProfileOptions, ProfilePoint, ProfileProgress } from "./profile/profile.js";
 export type { TrainOptions, TrainResult, CsvTrainResult } from "./train/train.js";
 export type { TrainingData } from "./train/data.js";

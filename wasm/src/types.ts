@@ -75,6 +75,9 @@ export interface AccountOptions extends MethodOptions {
   n: number;
   /** Model dimension, the intercept included, d ≥ 1. */
   d: number;
+  /** Classes of the label (default 2: binary). 3 to 50 train one-vs-rest: one binary problem
+   *  per class, each with μ_class = μ_train/√classes (docs/MULTICLASS.md). */
+  classes?: number;
 }
 
 /** One option of the core's table (`dp.options`): what it is, its type and its default. */
@@ -145,6 +148,11 @@ export interface Plan {
   /** μ of the private column ranges (0 when none) and of training: μ² = μ_ranges² + μ_train². */
   muRanges: number;
   muTrain: number;
+  /** One-vs-rest only (a label of 3 to 50 classes; absent for a binary label): the number of
+   *  binary problems trained (one per class) and the μ of each, μ_class = μ_train/√classes —
+   *  every candidate and score number below is that of one problem (docs/MULTICLASS.md). */
+  classes?: number;
+  muClass?: number;
   rangeShare: number;
   /** μ of each base noisy-GD run. */
   muRun: number;
@@ -187,6 +195,10 @@ export interface TrainProgress {
   /** Overall fraction done in [0, 1] (by iterations; PrivTune's later runs are estimated). */
   fraction: number;
   elapsedMs: number;
+  /** The binary problem being trained (0-based; one-vs-rest: class `problem` against the rest)
+   *  and their number (1 for a binary label). `run`, `runs`, `iteration` are the problem's. */
+  problem: number;
+  problems: number;
 }
 
 /** One margin candidate in the released selection record (SPEC §2.7). */
@@ -201,18 +213,36 @@ export interface CandidateReport {
   noisyScore: number;
 }
 
+/** One class of a multiclass (one-vs-rest) run: the selection record of its binary problem. */
+export interface ClassReport {
+  /** The class name (class `index` against the rest). */
+  class: string;
+  index: number;
+  selectedMargin: number;
+  /** Index of the selected margin in `plan.candidates`. */
+  selectedCandidate: number;
+  /** As TrainReport.candidates, for this class's problem. */
+  candidates: CandidateReport[];
+}
+
 /** What a training run released, and how it was accounted (SPEC §2.7, §5.2). */
 export interface TrainReport {
   /** The resolved plan: every setting (ε, δ, μ, selector, …) and every candidate's numbers. */
   plan: Plan;
   /** The released noisy-GD iterate. */
   output: OutputIterate;
+  /** The selected margin (multiclass: that of the first class; every class's is in
+   *  `perClass`). */
   selectedMargin: number;
   /** Index of the selected margin in `plan.candidates`. */
   selectedCandidate: number;
   /** Iter: every candidate with its noisy score; PrivTune: the selected one only (its theorem
    *  covers the selected run with the number of runs K hidden: K is never released). */
   candidates: CandidateReport[];
+  /** Multiclass (one-vs-rest): the class names, in code order, and every class's selection
+   *  record; null for a binary label. */
+  classes: string[] | null;
+  perClass: ClassReport[] | null;
   /** Column ranges used for min–max scaling ([lo, hi] per feature), null when none; released
    *  with the model (private when `rangesPrivate`). */
   columnRanges: [number, number][] | null;

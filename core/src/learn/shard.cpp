@@ -1,5 +1,6 @@
 #include "dpmargin/learn/shard.hpp"
 
+#include <algorithm>
 #include <new>
 #include <string>
 
@@ -54,6 +55,21 @@ Shard::Shard(std::size_t rows, std::size_t width) {
 }
 
 Shard::Shard(const DataView& rows) : view_(rows) {}
+
+void Shard::setLabels(const std::int8_t* labels) {
+  if (y_.empty() || view_.y != y_.data()) {
+    throw Error(ErrorCode::kInternal, "", "labels set on a shard that does not own its rows");
+  }
+  for (std::size_t i = 0; i < y_.size(); ++i) {
+    if (labels[i] != 1 && labels[i] != -1) {
+      throw Error(ErrorCode::kBadLabel, "",
+                  "label at shard row " + std::to_string(i) + " (0-based) must be -1 or +1, but is " +
+                      std::to_string(int(labels[i])));
+    }
+  }
+  std::copy(labels, labels + y_.size(), y_.begin());
+  ready_ = false;  // a new problem starts with setup()
+}
 
 void Shard::setup(const StepSetup& s) {
   if (view_.x == nullptr || view_.y == nullptr) {

@@ -80,6 +80,30 @@ Trainer::Trainer(Dataset& data, const TrainSettings& settings, random::Generator
   }
   data_ = data.view();
   result_.ranges = data.preprocessing().ranges;
+  planRuns();
+}
+
+Trainer::Trainer(const DataView& rows, const Preprocessing& prepared, bool rangesPrivate,
+                 const TrainSettings& settings, random::Generator generator, const plan::Plan& plan)
+    : settings_(settings), generator_(std::move(generator)) {
+  settings_.plan.n = plan.request.n;
+  settings_.plan.d = plan.request.d;
+  if (plan.request != settings_.plan || prepared.normBound != settings_.plan.normBound) {
+    throw Error(ErrorCode::kInternal, "", "trainer: the given plan is not the settings' plan");
+  }
+  if (rows.x != nullptr && (rows.n != plan.request.n || rows.width != plan.request.d || rows.y == nullptr)) {
+    throw Error(ErrorCode::kInternal, "", "trainer: the prepared rows do not fit the plan");
+  }
+  result_.plan = plan;
+  result_.seeded = generator_.isSeeded();
+  result_.ranges = prepared.ranges;
+  result_.rangesPrivate = rangesPrivate;
+  data_ = rows;
+  detached_ = rows.x == nullptr;
+  planRuns();
+}
+
+void Trainer::planRuns() {
   const std::size_t m = result_.plan.candidates.size();
   switch (settings_.plan.selector) {
     case plan::Selector::kIter:  // every candidate once
@@ -380,6 +404,8 @@ bool Trainer::advance(std::uint64_t iterationBudget) {
         break;
       case ShardRequest::Kind::kDone:
         break;
+      case ShardRequest::Kind::kLabels:  // one-vs-rest's request, never the trainer's
+        throw Error(ErrorCode::kInternal, "", "trainer: unexpected label request");
     }
   }
   return done_;
@@ -411,6 +437,11 @@ Progress Trainer::progress() const {
     p.workTotal = planned;
   }
   return p;
+}
+
+random::Generator Trainer::takeGenerator() {
+  if (!done_) throw Error(ErrorCode::kInternal, "", "trainer: generator taken before training finished");
+  return std::move(generator_);
 }
 
 const TrainResult& Trainer::result() const {

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <string>
 
 #include "dpmargin/accounting/gdp.hpp"
 #include "dpmargin/accounting/grid.hpp"
@@ -78,6 +79,22 @@ void validateRequest(const PlanRequest& r) {
   } else if (r.discoveryShare != 0.0) {
     requireOpenUnit("discoveryShare", r.discoveryShare);  // a share with nothing to discover
   }
+  if (r.classes != 1) {
+    // Binary problems: a binary label trains 1 (oneVsRestProblems(2) = 1), K = 3…50 classes K.
+    if (r.classes < 3 || r.classes > kMaxClasses) {
+      throwBadParameter("classes",
+                        "1 (a binary label) or 3 to " + std::to_string(kMaxClasses) +
+                            " (one-vs-rest problems)",
+                        static_cast<double>(r.classes));
+    }
+    if (r.selector == Selector::kPrivTune) {
+      throw Error(ErrorCode::kBadParameter, "selector",
+                  "selector must be \"iter\" or \"fixed\" with a multiclass label of " +
+                      std::to_string(r.classes) +
+                      " classes (PrivTune's accounting is not GDP, so its one-vs-rest runs cannot "
+                      "be composed exactly), but is \"privtune\"");
+    }
+  }
   requirePositive("stepScale", r.stepScale);
   requirePositive("hingeScale", r.hingeScale);
   requirePositive("pruneRatio", r.pruneRatio);
@@ -91,12 +108,14 @@ void validateRequest(const PlanRequest& r) {
 namespace {
 
 // GDP composition of discovery, private ranges and training: μ² = μ_discovery² + μ_ranges² +
-// μ_train² exactly; discovery's thresholds get their σ and τ here.
+// μ_train² exactly (discovery's thresholds get their σ and τ here); and of the one-vs-rest
+// problems: μ_train² = K·μ_class² (K = 1: μ_class = μ_train exactly).
 void splitRanges(const PlanRequest& r, Plan& plan) {
   const double discovery = r.discoveryColumns > 0 ? r.discoveryShare : 0.0;
   plan.muRanges = std::sqrt(r.rangeShare) * plan.mu;
   plan.muDiscovery = std::sqrt(discovery) * plan.mu;
   plan.muTrain = std::sqrt(1.0 - r.rangeShare - discovery) * plan.mu;
+  plan.muClass = plan.muTrain / std::sqrt(static_cast<double>(r.classes));
   if (r.discoveryColumns > 0) {
     plan.discovery = accounting::calibrateDiscovery(
         plan.muDiscovery, r.discoveryColumns,
@@ -133,7 +152,7 @@ void setBudget(const PlanRequest& r, std::size_t gridSize, Plan& plan) {
                             ? tightEpsilonSpent(r, plan.mu)
                             : paperEpsilonCorollary(plan.mu, plan.deltaGdp);
     splitRanges(r, plan);
-    plan.muRun = plan.muTrain;
+    plan.muRun = plan.muClass;
     plan.scoreSd = 0.0;
     return;
   }
@@ -146,7 +165,7 @@ void setBudget(const PlanRequest& r, std::size_t gridSize, Plan& plan) {
       plan.epsilonSpent = paperEpsilonCorollary(plan.mu, plan.deltaGdp);
     }
     splitRanges(r, plan);
-    const IterSplit split = iterSplit(plan.muTrain, gridSize, 1.0);
+    const IterSplit split = iterSplit(plan.muClass, gridSize, 1.0);
     plan.muRun = split.muRun;
     plan.scoreSd = split.scoreSd;
     return;
@@ -174,6 +193,7 @@ void setBudget(const PlanRequest& r, std::size_t gridSize, Plan& plan) {
                  privtunePaperEpsilon(plan.mu, plan.tnbR, r.delta) + r.delta);
   }
   plan.muTrain = plan.mu;
+  plan.muClass = plan.mu;  // one problem (validateRequest: classes = 1 with PrivTune)
   plan.muRun = plan.mu / std::sqrt(2.0);
   plan.scoreSd = std::sqrt(2.0) / plan.mu;
   plan.probabilityMiss = tnbProbabilityMiss({kPrivTuneEta, plan.tnbR}, gridSize);
@@ -242,6 +262,14 @@ namespace {
 }
 }  // namespace
 
+std::uint64_t oneVsRestProblems(std::uint64_t classes) {
+  if (classes < 2 || classes > kMaxClasses) {
+    throwBadParameter("classes", "2 (a binary label) or 3 to " + std::to_string(kMaxClasses),
+                      static_cast<double>(classes));
+  }
+  return classes == 2 ? 1 : classes;
+}
+
 Selector parseSelector(const std::string& v, const char* parameter) {
   if (v == "iter") return Selector::kIter;
   if (v == "privtune") return Selector::kPrivTune;
@@ -272,7 +300,7 @@ bool operator==(const PlanRequest& a, const PlanRequest& b) noexcept {
          a.maxIterations == b.maxIterations && a.margin == b.margin && a.rangeShare == b.rangeShare &&
          a.discoveryColumns == b.discoveryColumns && a.discoveryShare == b.discoveryShare &&
          a.stepScale == b.stepScale && a.hingeScale == b.hingeScale && a.pruning == b.pruning &&
-         a.pruneRatio == b.pruneRatio;
+         a.pruneRatio == b.pruneRatio && a.classes == b.classes;
 }
 
 Plan makeBudget(const PlanRequest& request) {
@@ -309,7 +337,7 @@ Plan makePlan(const PlanRequest& request) {
   setBudget(request, grid.size(), plan);
   const auto resplit = [&](std::size_t m) {
     if (request.selector == Selector::kIter) {
-      const IterSplit split = iterSplit(plan.muTrain, m, 1.0);
+      const IterSplit split = iterSplit(plan.muClass, m, 1.0);
       plan.muRun = split.muRun;
       plan.scoreSd = split.scoreSd;
     } else if (request.selector == Selector::kPrivTune) {

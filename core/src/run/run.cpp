@@ -135,6 +135,9 @@ std::vector<OptionSpec> makeSpecs() {
       {"d", K::kCount, S::kPlan, "table", "", none, "required",
        "model dimension, the intercept included (data-free plans only)",
        [](Options& o, const Value& v) { o.d = count("d", v, 0); }},
+      {"classCount", K::kCount, S::kPlan, "table", "", num(2.0), "2 (a binary label)",
+       "classes of the label: 2, or 3 to 50 trained one-vs-rest (data-free plans only)",
+       [](Options& o, const Value& v) { o.classCount = count("classCount", v, 0); }},
       {"selector", K::kChoice, S::kBoth, "method", "iter|privtune|fixed", txt("iter"), "iter",
        "private selection: iter (M*, paper Algo 2), privtune (M', Algo 3), fixed (one margin)",
        [](Options& o, const Value& v) { o.selector = plan::parseSelector(text("selector", "iter|privtune|fixed", v)); }},
@@ -478,10 +481,15 @@ learn::Preprocessing resolvePreprocessing(const Options& o) {
   return p;
 }
 
-learn::TrainSettings resolve(const Options& o, std::uint64_t n, std::uint64_t features) {
+learn::TrainSettings resolve(const Options& o, std::uint64_t n, std::uint64_t features,
+                             std::uint64_t classes) {
   if (o.n || o.d) {
     throwBadParameter(o.n ? "n" : "d", "unset for training (the data give n and d)",
                       double(o.n ? *o.n : *o.d));
+  }
+  if (o.classCount) {
+    throwBadParameter("classCount", "unset for training (the data give the label's classes)",
+                      double(*o.classCount));
   }
   learn::TrainSettings s;
   s.preprocessing = resolvePreprocessing(o);
@@ -489,6 +497,7 @@ learn::TrainSettings resolve(const Options& o, std::uint64_t n, std::uint64_t fe
   const bool declared = !s.preprocessing.ranges.empty();
   const std::uint64_t d = features + (s.preprocessing.intercept ? 1 : 0);
   s.plan = resolveCommon(o, n, d, declared);
+  s.plan.classes = plan::oneVsRestProblems(classes);
   s.output = o.output.value_or(defaultOutput(s.plan.calibration));
   s.seed = o.seed;
   if (declared) learn::validateRanges(s.preprocessing.ranges, features);
@@ -521,13 +530,19 @@ plan::Plan account(const Options& o) {
     throw Error(ErrorCode::kBadParameter, name,
                 std::string(name) + " must be unset for a data-free plan (it applies to training only), but is set");
   }
-  return plan::makePlan(resolveCommon(o, *o.n, *o.d, false));
+  plan::PlanRequest r = resolveCommon(o, *o.n, *o.d, false);
+  if (o.classCount && (*o.classCount < 2 || *o.classCount > 50)) {
+    throwBadParameter("classCount", "2 (a binary label) or 3 to 50", double(*o.classCount));
+  }
+  r.classes = plan::oneVsRestProblems(o.classCount.value_or(2));
+  return plan::makePlan(r);
 }
 
-plan::Plan planForTable(const Options& options, std::uint64_t n, std::uint64_t features) {
+plan::Plan planForTable(const Options& options, std::uint64_t n, std::uint64_t features,
+                        std::uint64_t classes) {
   if (n < 2) throwBadParameter("n", "at least 2", double(n));
   if (features < 1) throwBadParameter("features", "at least 1", double(features));
-  return plan::makePlan(resolve(options, n, features).plan);
+  return plan::makePlan(resolve(options, n, features, classes).plan);
 }
 
 random::Generator makeGenerator(const learn::TrainSettings& settings) {
@@ -767,7 +782,7 @@ void CsvRun::afterFill() {
     pass_ = Pass::kDone;
     return;
   }
-  settings_ = resolve(options_, dataset_->rows(), encoding_.width);
+  settings_ = resolve(options_, dataset_->rows(), encoding_.width, classes);
   settings_.plan.discoveryColumns = m_;
   settings_.plan.discoveryShare = m_ > 0 ? options_.discoveryShare.value_or(kDiscoveryShare) : 0.0;
   if (settings_.plan.rangeShare > 0) {

@@ -6,7 +6,7 @@
  */
 import { parseArgs } from "node:util";
 import { readFile, writeFile } from "node:fs/promises";
-import { load, csvFile, DpMarginError, predictionsCsv, SEEDED_WARNING,
+import { load, csvFile, DpMarginError, predictionsCsv, multiclassPredictionsCsv, SEEDED_WARNING,
   type Plan, type DpMargin, type CsvReadOptions, type OptionInfo } from "../node.js";
 
 class UsageError extends Error {}
@@ -185,7 +185,9 @@ async function account(dp: DpMargin, argv: string[]): Promise<void> {
   if (v.json) process.stdout.write(JSON.stringify(plan, null, 2) + "\n");
   else printPlan(plan);
 }
-function accuracy(predicted: Int8Array, truth: Int8Array): number {
+// Binary: ±1 against ±1; multiclass: class index against class index (a label outside the
+// classes, −1, is never predicted: it counts as an error).
+function accuracy(predicted: ArrayLike<number>, truth: ArrayLike<number>): number {
   let correct = 0;
   for (let i = 0; i < truth.length; i++) correct += predicted[i] === truth[i] ? 1 : 0;
   return correct / truth.length;
@@ -267,7 +269,9 @@ async function trainCommand(dp: DpMargin, argv: string[]): Promise<void> {
   // computed before anything is written, so bad test data leaves no model file behind.
   const dialect = Object.fromEntries(["delimiter", "decimal", "encoding", "missingTokens", "maxBytes"]
     .filter((k) => (csv as Record<string, unknown>)[k] !== undefined).map((k) => [k, (csv as Record<string, unknown>)[k]]));
-  const evaluate = { ...dialect, label: read.label!.column, positive: read.label!.positive };
+  const multiclass = model.classes !== null;
+  const evaluate = multiclass ? { ...dialect, label: read.label!.column }
+    : { ...dialect, label: read.label!.column, positive: read.label!.positive };
   const onTrain = await model.predictCsv(csvFile(files[0]), evaluate);
   const trainAccuracy = accuracy(onTrain.labels, onTrain.truth!);
   const onTest = v.test === undefined ? null : await model.predictCsv(csvFile(v.test as string), evaluate);
@@ -304,11 +308,14 @@ async function trainCommand(dp: DpMargin, argv: string[]): Promise<void> {
   const lines = [
     `dpmargin train — ${plan.selector} selection, ${plan.calibration} calibration${report.seeded ? "  [NOT PRIVATE: seeded]" : ""}`,
     `  (ε, δ) = (${plan.epsilon}, ${plan.delta}), μ = ${formatNumber(plan.mu, 8)}, replace-one neighbours; n = ${plan.n}, d = ${plan.d}`,
-    `  selected margin γ = ${formatNumber(report.selectedMargin)} (k = ${selected.k}${selected.projected ? ", projected" : ""})`,
+    ...(report.perClass
+      ? [`  one-vs-rest over ${report.perClass.length} classes, μ per class = ${formatNumber(plan.muClass!, 8)}; selected margin γ per class:`,
+        ...report.perClass.map((c) => `    ${c.class}: γ = ${formatNumber(c.selectedMargin)} (k = ${plan.candidates[c.selectedCandidate].k})`)]
+      : [`  selected margin γ = ${formatNumber(report.selectedMargin)} (k = ${selected.k}${selected.projected ? ", projected" : ""})`]),
     `  train accuracy ${(trainAccuracy * 100).toFixed(2)}% (not private)` + (test ? `, test accuracy ${(testAccuracy! * 100).toFixed(2)}% on ${test.rows} rows` : ""),
     `  local, not private: ${local.runs} base run(s) in ${Math.round(local.elapsedMs)} ms`,
   ];
-  if (plan.selector === "iter") {
+  if (plan.selector === "iter" && !report.perClass) {
     lines.push("", "  candidates (released): gamma, k, T, noisy score");
     for (const c of report.candidates) {
       lines.push(`    ${formatNumber(c.gamma).padStart(11)} ${String(c.k).padStart(6)} ${String(c.T).padStart(6)} ${formatNumber(c.noisyScore).padStart(12)}${c.gamma === report.selectedMargin ? "  <- selected" : ""}`);
@@ -331,7 +338,9 @@ async function predictCommand(dp: DpMargin, argv: string[]): Promise<void> {
   const { values: v, files } = parse(argv, { out: { type: "string" }, ...csvFlags }, 2);
   const model = dp.modelFromJSON(await readText(files[0], "MODEL.json"));
   const predictions = await model.predictCsv(csvFile(files[1]), await tableOptions(v, csvTable));
-  const text = predictionsCsv(predictions, model.label);
+  // A multiclass model: the predicted class and a score per class.
+  const text = "classes" in predictions ? multiclassPredictionsCsv(predictions, (model.label as { column: string | null }).column)
+    : predictionsCsv(predictions, model.label as Parameters<typeof predictionsCsv>[1]);
   if (model.seeded) process.stderr.write(`dpmargin: warning: the model is ${SEEDED_WARNING}\n`);
   if (v.out !== undefined) await writeFile(v.out as string, text);
   else process.stdout.write(text);

@@ -9,6 +9,10 @@ import { splitCsvOptions } from "../csv/options.js";
 import { runPasses } from "../csv/passes.js";
 import type { RowNormalization, TrainReport } from "../types.js";
 import { LIBRARY_VERSION } from "../version.js";
+import {
+  claimsMulticlass, isMulticlassFile, multiclassFile, stackedWeights, validateMulticlass,
+  type MulticlassCsvPredictions, type MulticlassModelFile, type MulticlassPredictions,
+} from "./multiclass.js";
 
 /** The preprocessing a model applies to every row it scores (resolved by the core at training). */
 export interface ModelPreprocessing {
@@ -19,17 +23,18 @@ export interface ModelPreprocessing {
   columnRanges: [number, number][] | null;
 }
 
-/** The model's label: its column, its classes and the positive one (binary models). */
+/** The label of a binary model: its column, its positive class, and (version 2) `classes:
+ *  [positive]`, the class its weights score against the rest. The label's full class list (as
+ *  declared or discovered) is in `schema.classes`. */
 export interface ModelLabel {
   column: string;
   positive: string;
-  /** The classes (declared, 0/1, or discovered under the budget); absent in version 1. */
   classes?: string[];
-  /** Where the classes come from: "declared", "binary01", "positive", "discover". */
-  classSource?: string;
 }
 
-/** The model file, version 2 (docs/MODEL_FORMAT.md; version 1 files still load). */
+/** The model file of a binary label (SPEC §5.3, docs/MODEL_FORMAT.md): version 2 is written
+ *  (version 1, without `label.classes`, `encoding` and `schema`, is read). A multiclass label
+ *  has {@link MulticlassModelFile}. */
 export interface ModelFile {
   format: "dpmargin-model";
   version: 1 | 2;
@@ -70,6 +75,12 @@ export interface Predictions {
   scores: Float64Array;
   labels: Int8Array;
 }
+
+/** Any model file this library writes or reads: a binary label's or a multiclass one's. */
+export type AnyModelFile = ModelFile | MulticlassModelFile;
+/** What a model of file type F predicts (multiclass: scores per class and the argmax). */
+export type PredictionsOf<F extends AnyModelFile> = F extends MulticlassModelFile ? MulticlassPredictions : Predictions;
+export type CsvPredictionsOf<F extends AnyModelFile> = F extends MulticlassModelFile ? MulticlassCsvPredictions : CsvPredictions;
 
 /** Options of {@link Model.predictCsv}: the model's columns are read by name with its encoding;
  *  only the dialect, the label to compare with, and the selection are chosen here. */
@@ -112,33 +123,50 @@ const allOf = <T>(a: unknown[], ok: (v: unknown, i: number) => v is T): a is T[]
   return true;
 };
 
-/** A trained classifier. Its weights and selection record are the DP release. */
-export class Model {
+/**
+ * A trained classifier. Its weights and selection record are the DP release. `F` is its file
+ * type: a binary label's {@link ModelFile} (the default) or a {@link MulticlassModelFile}.
+ */
+export class Model<F extends AnyModelFile = ModelFile> {
   readonly #core: CoreModule;
-  readonly #file: ModelFile;
+  readonly #file: F;
 
-  private constructor(core: CoreModule, file: ModelFile) {
+  private constructor(core: CoreModule, file: F) {
     this.#core = core;
     this.#file = file;
   }
 
-  /** @internal */
+  /** @internal `problems`: the weights of each binary problem (one for a binary label). */
   static fromTraining(core: CoreModule, t: {
-    weights: ArrayLike<number>; columns: number; featureNames?: string[];
+    problems: ArrayLike<number>[]; columns: number; featureNames?: string[];
     preprocessing: ModelPreprocessing; report: TrainReport; label?: ModelFile["label"];
+    /** A multiclass label: its column (null for arrays) and class names, one per problem. */
+    multiclass?: { column: string | null; classes: string[] };
+    /** Trained from a CSV: how to read one, and the resolved schema. */
     encoding?: Record<string, unknown>; schema?: SchemaFile;
-  }): Model {
-    const w = Array.from(t.weights);
-    const plan = t.report.plan;
+  }): Model<AnyModelFile> {
     const features = t.featureNames ?? Array.from({ length: t.columns }, (_, i) => `x${i}`);
-    return new Model(core, {
+    const preprocessing = { ...t.preprocessing, rangesPrivate: t.report.rangesPrivate };
+    if (t.multiclass) {
+      return new Model<AnyModelFile>(core, {
+        ...multiclassFile({
+          problems: t.problems, columns: t.columns, features, intercept: t.preprocessing.intercept,
+          preprocessing, report: t.report, ...t.multiclass, library: LIBRARY_VERSION,
+        }),
+        ...(t.encoding ? { encoding: t.encoding } : {}),
+        ...(t.schema ? { schema: t.schema } : {}),
+      });
+    }
+    const w = Array.from(t.problems[0]);
+    const plan = t.report.plan;
+    return new Model<AnyModelFile>(core, {
       format: "dpmargin-model",
       version: 2,
       features,
       weights: w.slice(0, t.columns),
       intercept: t.preprocessing.intercept ? w[t.columns] : null,
-      preprocessing: { ...t.preprocessing, rangesPrivate: t.report.rangesPrivate },
-      label: t.label ?? null,
+      preprocessing,
+      label: t.label ? { column: t.label.column, positive: t.label.positive, classes: [t.label.positive] } : null,
       ...(t.encoding ? { encoding: t.encoding } : {}),
       ...(t.schema ? { schema: t.schema } : {}),
       privacy: {
@@ -157,7 +185,7 @@ export class Model {
   }
 
   /** Validate a model file and bind it to a loaded module (`dp.modelFromJSON` calls this). */
-  static fromJSON(json: ModelFile | string, dp: { core: CoreModule }): Model {
+  static fromJSON(json: AnyModelFile | string, dp: { core: CoreModule }): Model<AnyModelFile> {
     let f: unknown = json;
     if (typeof json === "string") {
       try {
@@ -174,11 +202,16 @@ export class Model {
     }
     if (!Array.isArray(m.features) || m.features.length === 0
       || !allOf(m.features, (x): x is string => typeof x === "string")) throw badModel("features must be a non-empty array of names");
-    if (!Array.isArray(m.weights) || m.weights.length !== m.features.length) {
+    // A multiclass label (version 2, label.classes of 3 or more): its own weights, intercepts,
+    // label and selection (multiclass.ts); the preprocessing and the budget as below.
+    const multiclass = claimsMulticlass(m);
+    if (multiclass) {
+      // checked after the preprocessing (validateMulticlass)
+    } else if (!Array.isArray(m.weights) || m.weights.length !== m.features.length) {
       throw badModel(`weights must be an array of ${Array.isArray(m.features) ? m.features.length : "?"} numbers (one per feature)`);
     }
-    for (let i = 0; i < m.weights.length; i++) {
-      if (!isFiniteNumber(m.weights[i])) throw badModel(`weights[${i}] is not a finite number`);
+    for (let i = 0; !multiclass && i < (m.weights as unknown[]).length; i++) {
+      if (!isFiniteNumber((m.weights as unknown[])[i])) throw badModel(`weights[${i}] is not a finite number`);
     }
     const p = m.preprocessing as Record<string, unknown> | undefined;
     if (!p || typeof p.intercept !== "boolean" || (p.rowNormalization !== "unit-norm" && p.rowNormalization !== "clip")
@@ -191,7 +224,7 @@ export class Model {
       throw badModel(`preprocessing.columnRanges must be null or ${m.features.length} pairs [lo, hi] with hi > lo`);
     }
     if (typeof p.rangesPrivate !== "boolean") throw badModel("preprocessing.rangesPrivate must be a boolean");
-    if (p.intercept ? !isFiniteNumber(m.intercept) : m.intercept !== null) {
+    if (!multiclass && (p.intercept ? !isFiniteNumber(m.intercept) : m.intercept !== null)) {
       throw badModel(p.intercept ? "intercept must be a finite number" : "intercept must be null without an intercept");
     }
     const privacy = m.privacy as Record<string, unknown> | undefined;
@@ -199,13 +232,26 @@ export class Model {
       || typeof privacy.seeded !== "boolean" || privacy.neighbouring !== "replace-one") {
       throw badModel("privacy must hold epsilon, delta, mu, neighbouring \"replace-one\" and seeded");
     }
-    const label = m.label as Record<string, unknown> | null | undefined;
-    if (label !== null && (typeof label !== "object" || typeof label?.column !== "string" || typeof label?.positive !== "string")) {
-      throw badModel("label must be null or {column, positive} strings");
-    }
-    if (label && label.classes !== undefined && (!Array.isArray(label.classes)
-      || !allOf(label.classes, (x): x is string => typeof x === "string"))) {
-      throw badModel("label.classes must be an array of strings");
+    if (multiclass) {
+      validateMulticlass(m, m.features.length);
+    } else {
+      const label = m.label as Record<string, unknown> | null | undefined;
+      if (label !== null && (typeof label !== "object" || typeof label?.column !== "string" || typeof label?.positive !== "string")) {
+        throw badModel("label must be null or {column, positive} strings");
+      }
+      // Version 2 names the one class its weights score against the rest: [positive].
+      if (label && label.classes !== undefined
+        && !(m.version === 2 && Array.isArray(label.classes) && label.classes.length === 1 && label.classes[0] === label.positive)) {
+        throw badModel("label.classes of a binary label must be [positive] (version 2)");
+      }
+      const selection = m.selection as Record<string, unknown> | undefined;
+      if (!selection || !isFiniteNumber(selection.gamma)) throw badModel("selection.gamma must be a number");
+      // Scores are ⟨w, x⟩ with |x_j| ≤ b: bounded weights keep them finite (model-file fuzzing:
+      // weights near 1e308 gave ±∞ − ∞ = NaN scores).
+      const magnitude = (m.weights as number[]).reduce((sum, w) => sum + Math.abs(w), Math.abs(Number(m.intercept ?? 0)));
+      if (!(magnitude * Math.max(1, p.normBound as number) <= 1e300)) {
+        throw badModel("weights too large: b * sum |w| must be at most 1e300");
+      }
     }
     if (m.encoding !== undefined) {
       if (m.version !== 2) throw badModel("encoding is a version 2 field");
@@ -221,14 +267,6 @@ export class Model {
       const width = (m.encoding as { width?: unknown }).width;
       if (width !== m.features.length) throw badModel(`encoding.width must be ${m.features.length} (one per feature)`);
     }
-    const selection = m.selection as Record<string, unknown> | undefined;
-    if (!selection || !isFiniteNumber(selection.gamma)) throw badModel("selection.gamma must be a number");
-    // Scores are ⟨w, x⟩ with |x_j| ≤ b: bounded weights keep them finite (model-file fuzzing:
-    // weights near 1e308 gave ±∞ − ∞ = NaN scores).
-    const magnitude = (m.weights as number[]).reduce((sum, w) => sum + Math.abs(w), Math.abs(Number(m.intercept ?? 0)));
-    if (!(magnitude * Math.max(1, p.normBound as number) <= 1e300)) {
-      throw badModel("weights too large: b * sum |w| must be at most 1e300");
-    }
     // The core's own checks of the preprocessing (e.g. normBound <= 1e30), on a one-row table, so
     // a file that loads always predicts.
     let probe: CoreDataset | null = null;
@@ -242,30 +280,54 @@ export class Model {
     }
     // Unknown extra fields are kept; a copy of a pathologically deep one overflows the stack
     // (model-file fuzzing: RangeError escaped), which is a bad file, not an internal error.
-    let copy: ModelFile;
+    let copy: AnyModelFile;
     try {
-      copy = structuredClone(m) as unknown as ModelFile;
+      copy = structuredClone(m) as unknown as AnyModelFile;
     } catch (error) {
       throw badModel(`cannot be copied (${(error as Error)?.message ?? error})`);
     }
-    return new Model(dp.core, copy);
+    return new Model<AnyModelFile>(dp.core, copy);
   }
 
   /** Feature names, in the order predict() expects columns. */
   get features(): readonly string[] { return this.#file.features; }
-  get weights(): Float64Array { return Float64Array.from(this.#file.weights); }
-  get intercept(): number | null { return this.#file.intercept; }
-  get gamma(): number { return this.#file.selection.gamma; }
+  /** The feature weights (multiclass: K × features, row k for class k, row-major). */
+  get weights(): Float64Array { return Float64Array.from(this.#file.weights.flat()); }
+  /** The intercept of a binary model, or null (no intercept, or a multiclass model: see
+   *  `intercepts`). */
+  get intercept(): number | null { return isMulticlassFile(this.#file) ? null : this.#file.intercept; }
+  /** The intercept of every weight vector (one per class; one for a binary model), or null. */
+  get intercepts(): Float64Array | null {
+    const b = this.#file.intercept;
+    return b === null ? null : Float64Array.from(Array.isArray(b) ? b : [b]);
+  }
+  /** The selected margin γ (multiclass: NaN; every class's is in `gammas`). */
+  get gamma(): number { return isMulticlassFile(this.#file) ? Number.NaN : this.#file.selection.gamma; }
+  /** The selected margin of every weight vector (one per class; one for a binary model). */
+  get gammas(): number[] {
+    const f = this.#file;
+    return isMulticlassFile(f) ? f.selection.map((s) => s.gamma) : [f.selection.gamma];
+  }
+  /** The class names of a multiclass model (score and label index k is classes[k]); null for a
+   *  binary one. */
+  get classes(): string[] | null { return isMulticlassFile(this.#file) ? [...this.#file.label.classes] : null; }
   /** True when trained with a seed: such a model is NOT differentially private. */
   get seeded(): boolean { return this.#file.privacy.seeded; }
-  get privacy(): ModelFile["privacy"] { return { ...this.#file.privacy }; }
-  get label(): ModelFile["label"] { return this.#file.label ? { ...this.#file.label } : null; }
+  get privacy(): F["privacy"] { return { ...this.#file.privacy }; }
+  /** The label: a binary model's column and positive class ({column, positive}, as version 1),
+   *  or a multiclass model's column and classes ({column, classes}). */
+  get label(): F["label"] {
+    const f = this.#file;
+    if (isMulticlassFile(f)) return { column: f.label.column, classes: [...f.label.classes] } as F["label"];
+    return (f.label ? { column: f.label.column, positive: f.label.positive } : null) as F["label"];
+  }
 
   /**
    * Score rows with the stored preprocessing applied: `rows` is row-major (n × features.length)
-   * or an array of rows. Positive class where the score is > 0.
+   * or an array of rows. Positive class where the score is > 0; a multiclass model scores every
+   * class (n × K, row-major) and predicts the class with the largest score.
    */
-  predict(rows: ArrayLike<number> | ArrayLike<number>[]): Predictions {
+  predict(rows: ArrayLike<number> | ArrayLike<number>[]): PredictionsOf<F> {
     const d = this.#file.features.length;
     let flat: ArrayLike<number>;
     if (Array.isArray(rows) && rows.length > 0 && typeof rows[0] === "object") {
@@ -294,7 +356,7 @@ export class Model {
    * @throws DpMarginError as `trainCsv` (BAD_PARAMETER names a model feature missing from
    * the file), CANCELLED.
    */
-  async predictCsv(source: CsvSource, options: PredictCsvOptions = {}): Promise<CsvPredictions> {
+  async predictCsv(source: CsvSource, options: PredictCsvOptions = {}): Promise<CsvPredictionsOf<F>> {
     const o = requireObject(options, "options");
     for (const key of Object.keys(o)) {
       if (!PREDICT_CSV_OPTIONS.includes(key) && o[key] !== undefined) {
@@ -302,23 +364,32 @@ export class Model {
       }
     }
     const split = splitCsvOptions(o);
-    const own = this.#file.label;
+    const f = this.#file;
+    const multiclass = isMulticlassFile(f);
+    const own = f.label;
     // The label to compare with: given, else the model's own column when the file has it.
-    const labelName = (split.core.label as string | undefined) ?? own?.column;
-    const positive = (split.core.positive as string | undefined)
-      ?? (own && labelName === own.column ? own.positive : undefined);
-    if (o.label !== undefined && positive === undefined) {
-      throw badParameter("positive", "given: the label column is not the model's own", positive);
+    const labelName = (split.core.label as string | undefined) ?? own?.column ?? undefined;
+    // The classes the truth is read against: a multiclass model's, or a binary model's positive
+    // class against every other value.
+    let classes: string[] | null;
+    if (multiclass) {
+      classes = labelName === undefined ? null : [...f.label.classes];
+      if (split.core.positive !== undefined) throw badParameter("positive", "unset for a multiclass model", split.core.positive);
+    } else {
+      const positive = (split.core.positive as string | undefined)
+        ?? (own && labelName === own.column ? (own as ModelLabel).positive : undefined);
+      if (o.label !== undefined && positive === undefined) {
+        throw badParameter("positive", "given: the label column is not the model's own", positive);
+      }
+      classes = positive === undefined ? null : [positive];
     }
-    // Binary truth: the positive class against every other value.
-    const classes = positive === undefined ? null : [positive];
     const core: Record<string, unknown> = { ...split.core };
     delete core.positive;
     delete core.label;
     if (labelName !== undefined) core.label = labelName;
-    let encoding = this.#file.encoding;
+    let encoding = f.encoding;
     if (encoding === undefined) {
-      encoding = numericEncoding(this.#file.features, core.missing === "constant" ? Number(core.fill ?? 0) : null);
+      encoding = numericEncoding(f.features, core.missing === "constant" ? Number(core.fill ?? 0) : null);
     }
     delete core.missing;
     delete core.fill;
@@ -342,10 +413,13 @@ export class Model {
       unwrap(dataset.validate(false));
       const fill = unwrap(read.fill());
       const predictions = this.#score(dataset);
-      return {
-        ...predictions, truth,
-        table: { rows: predictions.scores.length, labelled, imputed: fill.imputed, missing: fill.marked },
-      };
+      const table = { rows: predictions.scores.length, labelled, imputed: fill.imputed, missing: fill.marked };
+      if (multiclass) {
+        // The truth is the class index (−1: a value that is not one of the model's classes).
+        const codes = labelled ? Int32Array.from(unwrap(read.labelCodes()), (k) => (k < 0 ? -1 : k)) : null;
+        return { ...predictions, truth: codes, table } as CsvPredictionsOf<F>;
+      }
+      return { ...predictions, truth, table } as CsvPredictionsOf<F>;
     } finally {
       dispose(dataset);
       dispose(read);
@@ -362,19 +436,23 @@ export class Model {
     return this.#file.schema ? structuredClone(this.#file.schema) : null;
   }
 
-  // Applies the stored preprocessing (column ranges, intercept, row step) in place, then scores.
-  #score(dataset: CoreDataset): Predictions {
-    unwrap(dataset.prepare(pick(this.#file.preprocessing as unknown as Record<string, unknown>, PREPROCESSING_OPTIONS)));
-    const w = Float64Array.from(this.#file.intercept === null
-      ? this.#file.weights : [...this.#file.weights, this.#file.intercept]);
-    const scores = unwrap(dataset.scores(w));
-    const labels = new Int8Array(scores.length);
-    for (let i = 0; i < scores.length; i++) labels[i] = scores[i] > 0 ? 1 : -1;
-    return { scores, labels };
+  // Applies the stored preprocessing (column ranges, intercept, row step) in place, then scores
+  // (the core: ⟨w_k, x⟩ per weight vector, and ±1 or the argmax).
+  #score(dataset: CoreDataset): PredictionsOf<F> {
+    const f = this.#file;
+    unwrap(dataset.prepare(pick(f.preprocessing as unknown as Record<string, unknown>, PREPROCESSING_OPTIONS)));
+    if (isMulticlassFile(f)) {
+      const classes = [...f.label.classes];
+      const { scores, labels } = unwrap(dataset.predict(stackedWeights(f), classes.length));
+      return { scores, labels, classes, predicted: Array.from(labels, (k) => classes[k]) } as PredictionsOf<F>;
+    }
+    const w = Float64Array.from(f.intercept === null ? f.weights : [...f.weights, f.intercept]);
+    const { scores, labels } = unwrap(dataset.predict(w, 1));
+    return { scores, labels: Int8Array.from(labels) } as PredictionsOf<F>;
   }
 
-  /** The model file (SPEC §5.3). */
-  toJSON(): ModelFile {
+  /** The model file (SPEC §5.3; docs/MULTICLASS.md for version 2). */
+  toJSON(): F {
     return structuredClone(this.#file);
   }
 }

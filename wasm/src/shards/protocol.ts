@@ -9,6 +9,9 @@ export type ShardMessage =
   | ShardInit
   /** Prepared rows (row-major float32, labels ±1); the buffers are transferred, not copied. */
   | { type: "load"; rows: number; width: number; x: Float32Array; y: Int8Array }
+  /** One-vs-rest between two problems: the next problem's ±1 labels of the shard's rows (the
+   *  rows stay; docs/MULTICLASS.md). */
+  | { type: "labels"; y: Int8Array }
   | { type: "setup"; k: number; clipRadius: number; phi: Float32Array | null; c: Float64Array }
   | { type: "gradients"; weights: Float32Array }
   | { type: "errors"; m: number; weights: Float64Array };

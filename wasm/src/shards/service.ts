@@ -52,6 +52,10 @@ export function shardService(post: (reply: ShardReply, transfer?: Transferable[]
           post({ type: "ok" });
           return;
         }
+        case "labels":
+          unwrap(need().setLabels(message.y));
+          post({ type: "ok" });
+          return;
         case "setup":
           unwrap(need().setup(message.k, message.clipRadius, message.phi, message.c));
           post({ type: "ok" });

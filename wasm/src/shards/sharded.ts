@@ -103,7 +103,13 @@ export async function trainOnShards(core: CoreModule, trainer: CoreTrainer, data
       if (signal?.aborted) throw cancelled("training");
       const request = unwrap(trainer.request());
       if (request.kind === "done") break;
-      if (request.kind === "setup") {
+      if (request.kind === "labels") {
+        // One-vs-rest, the next class: each shard gets the new labels of its own rows.
+        const { labels } = request;
+        await wait(Promise.all(shards.map((s, i) =>
+          s.call({ type: "labels", y: labels.slice(bounds[i], bounds[i + 1]) }))));
+        unwrap(trainer.answerLabels());
+      } else if (request.kind === "setup") {
         const { k, clipRadius, phi, c } = request;
         await wait(Promise.all(shards.map((s) => s.call({ type: "setup", k, clipRadius, phi, c }))));
         unwrap(trainer.answerSetup());

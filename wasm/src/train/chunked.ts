@@ -34,6 +34,9 @@ export function setTargetChunkMsForBenchmarks(ms: number): void {
   targetChunkMs = ms > 0 ? ms : TARGET_CHUNK_MS;
 }
 
+/** Largest budget of one chunk (far above any run's work; keeps it an exact integer). */
+const MAX_BUDGET = 2 ** 30;
+
 export function cancelled(what: string): DpMarginError {
   return new DpMarginError("CANCELLED", `${what} was cancelled (AbortSignal)`);
 }
@@ -51,7 +54,9 @@ export async function runChunked(advance: (budget: number) => boolean, afterChun
     const t0 = now();
     const done = advance(budget);
     const spent = now() - t0;
-    budget = Math.max(1, Math.min(budget * 4, Math.round(budget * targetChunkMs / Math.max(spent, 0.05))));
+    // Capped: a machine that returns early (a one-vs-rest run ends a chunk at each class) must
+    // not grow the budget ×4 per chunk past the core's 2^53 limit.
+    budget = Math.max(1, Math.min(budget * 4, MAX_BUDGET, Math.round(budget * targetChunkMs / Math.max(spent, 0.05))));
     afterChunk(done);
     if (done) return;
     await yieldToEventLoop();

@@ -11,18 +11,27 @@ export interface TrainingData {
   features: Float32Array | Float64Array | ArrayLike<number>;
   /** Number of feature columns. */
   columns: number;
-  /** Labels: 1 = positive class; 0 or −1 = negative. */
+  /** Labels: 1 = positive class; 0 or −1 = negative. With `classes`: the class of each row,
+   *  an index into `classes` (0…K−1). */
   labels: ArrayLike<number>;
   /** Optional feature names, kept in the model file. */
   featureNames?: string[];
+  /**
+   * A multiclass label: the names of its K = 3…50 classes (public: declared, not read off the
+   * data), in the order of the codes in `labels`. Training then runs one-vs-rest — one binary
+   * problem per class, all under the one (ε, δ) (docs/MULTICLASS.md). Omit it for a binary label.
+   */
+  classes?: string[];
 }
 
 /**
  * Copy a table into a new core Dataset and validate it (finite values, labels, both classes
- * when `requireBothClasses`). The caller owns the result: `dispose()` it.
+ * when `requireBothClasses`). With `classes` (a multiclass label of that many classes) the
+ * labels are class codes 0…classes−1, written as such; the core validates the table when
+ * training starts. The caller owns the result: `dispose()` it.
  */
 export function toCoreDataset(core: CoreModule, features: ArrayLike<number>, columns: number,
-  labels: ArrayLike<number> | null, requireBothClasses: boolean): CoreDataset {
+  labels: ArrayLike<number> | null, requireBothClasses: boolean, classes?: number): CoreDataset {
   if (typeof columns !== "number" || !Number.isInteger(columns) || columns < 1) {
     throw badParameter("columns", "an integer >= 1", columns);
   }
@@ -45,6 +54,18 @@ export function toCoreDataset(core: CoreModule, features: ArrayLike<number>, col
         ? (features as Float32Array).subarray(i * columns, (i + 1) * columns)
         : Array.prototype.slice.call(features, i * columns, (i + 1) * columns);
       heap.set(row, i * stride);
+    }
+    if (labels !== null && classes !== undefined) {
+      const codes = unwrap(dataset.codes(classes));
+      for (let i = 0; i < rows; i++) {
+        const v = labels[i];
+        if (!Number.isInteger(v) || v < 0 || v >= classes) {
+          throw new DpMarginError("BAD_LABEL",
+            `label at row ${i} (0-based) must be a class index from 0 to ${classes - 1} (classes has ${classes} names), but is ${String(v)}`, "labels");
+        }
+        codes[i] = v;
+      }
+      return dataset;
     }
     if (labels !== null) {
       const y = unwrap(dataset.labels());

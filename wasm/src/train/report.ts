@@ -1,7 +1,7 @@
 // The report of a run: what the core released (the plan, the selection record, the column
 // ranges), in the public names of types.ts — nothing is recomputed or restated here.
-import type { CoreTrainResult, CoreTrainStart } from "../wasm/dpmargin_core.mjs";
-import type { CandidateReport, LocalRunInfo, TrainReport } from "../types.js";
+import type { CoreProblemResult, CoreTrainResult, CoreTrainStart } from "../wasm/dpmargin_core.mjs";
+import type { CandidateReport, ClassReport, LocalRunInfo, Plan, TrainReport } from "../types.js";
 import { LIBRARY_VERSION } from "../version.js";
 
 export const SEEDED_WARNING = "not private: seeded (deterministic noise; for tests and demos only)";
@@ -10,23 +10,39 @@ export const LOCAL_NOTE = "not private: what the run did on this machine; never 
 
 /** The local-only record of a run (never released). */
 export function buildLocal(result: CoreTrainResult, elapsedMs: number): LocalRunInfo {
-  return { private: false, note: LOCAL_NOTE, runs: result.runs.length, elapsedMs };
+  return { private: false, note: LOCAL_NOTE, runs: result.problems.reduce((sum, p) => sum + p.runs.length, 0), elapsedMs };
 }
 
-export function buildReport(start: CoreTrainStart, result: CoreTrainResult): TrainReport {
-  const { plan, output } = start;
-  // Iter releases every candidate's noisy score; PrivTune only the selected run (SPEC §2.7).
-  const released = plan.selector === "privtune" ? [result.runs[result.selectedRun]] : result.runs;
-  const candidates: CandidateReport[] = released.map((run) => {
+// The released selection record of one binary problem. Iter releases every candidate's noisy
+// score; PrivTune only the selected run (SPEC §2.7).
+function released(plan: Plan, problem: CoreProblemResult): CandidateReport[] {
+  const runs = plan.selector === "privtune" ? [problem.runs[problem.selectedRun]] : problem.runs;
+  return runs.map((run) => {
     const c = plan.candidates[run.candidate];
     return { gamma: c.gamma, k: c.k, projected: c.projected, T: c.T, capped: c.capped, sigma: c.sigma, noisyScore: run.noisyScore };
   });
+}
+
+/** `classes`: the names of a multiclass label's classes (one problem each), else null. */
+export function buildReport(start: CoreTrainStart, result: CoreTrainResult, classes: string[] | null): TrainReport {
+  const { plan, output } = start;
+  const first = result.problems[0];
+  const perClass: ClassReport[] | null = classes && result.problems.length > 1
+    ? result.problems.map((problem, index) => ({
+      class: classes[index], index,
+      selectedMargin: plan.candidates[problem.selectedCandidate].gamma,
+      selectedCandidate: problem.selectedCandidate,
+      candidates: released(plan, problem),
+    }))
+    : null;
   return {
     plan,
     output,
-    selectedMargin: plan.candidates[result.selectedCandidate].gamma,
-    selectedCandidate: result.selectedCandidate,
-    candidates,
+    selectedMargin: plan.candidates[first.selectedCandidate].gamma,
+    selectedCandidate: first.selectedCandidate,
+    candidates: released(plan, first),
+    classes: perClass ? classes : null,
+    perClass,
     columnRanges: result.columnRanges.length ? result.columnRanges : null,
     rangesPrivate: result.rangesPrivate,
     seeded: result.seeded,

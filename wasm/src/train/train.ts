@@ -2,7 +2,7 @@
 // every default, every check) and reports its plan before the first iteration, then the
 // Trainer runs in chunks — here, or driving shards in worker threads — and the report is built
 // from what the core released.
-import type { CoreCsvRun, CoreDataset, CoreModule, CoreTrainer, CoreOptions, CoreTrainStart } from "../wasm/dpmargin_core.mjs";
+import type { CoreDataset, CoreModule, CoreTrainer, CoreOptions, CoreTrainStart } from "../wasm/dpmargin_core.mjs";
 import { DpMarginError, badParameter } from "../errors.js";
 import { unwrap, dispose } from "../module/status.js";
 import { coreOptions, optionalFunction, optionalSignal, requireObject } from "../options.js";
@@ -11,7 +11,7 @@ import type { CsvSource } from "../csv/source.js";
 import type { CsvReadOptions } from "../csv/options.js";
 import { readTrainingTable, type TableInfo } from "../csv/table.js";
 import type { LocalRunInfo, MethodOptions, Plan, PreprocessingOptions, TrainProgress, TrainReport } from "../types.js";
-import { Model } from "../model/model.js";
+import { Model, type AnyModelFile, type ModelFile } from "../model/model.js";
 import { buildLocal, buildReport } from "./report.js";
 import { cancelled, now, runChunked } from "./chunked.js";
 import { MAX_WORKERS, trainOnShards, type ShardHost } from "../shards/sharded.js";
@@ -37,17 +37,27 @@ export interface TrainOptions extends MethodOptions, PreprocessingOptions {
   signal?: AbortSignal;
 }
 
-export interface TrainResult {
+export interface TrainResult<F extends AnyModelFile = ModelFile> {
   /** The released model and its report: exactly what the privacy accounting covers. */
-  model: Model;
+  model: Model<F>;
   report: TrainReport;
   /** Not released, not private: run count and time, for the user's own eyes. */
   local: LocalRunInfo;
 }
 
 /** What `trainCsv` returns: the model and report of `train`, and what was read. */
-export interface CsvTrainResult extends TrainResult {
+export interface CsvTrainResult<F extends AnyModelFile = ModelFile> extends TrainResult<F> {
   table: TableInfo;
+}
+
+/** A multiclass label's class names: an array of distinct strings (the core checks the count). */
+function classNames(value: unknown): string[] | null {
+  if (value === undefined) return null;
+  if (!Array.isArray(value) || value.length < 3 || !value.every((c) => typeof c === "string")
+    || new Set(value).size !== value.length) {
+    throw badParameter("classes", "an array of 3 to 50 distinct class names (a binary label needs none: labels 1 / 0)", value);
+  }
+  return [...value];
 }
 
 /** Options that live in JavaScript; every other one goes to the core. */
@@ -83,7 +93,7 @@ function control(core: CoreModule, options: TrainOptions): Control {
 }
 
 export async function train(core: CoreModule, data: TrainingData, options: TrainOptions,
-  host?: ShardHost): Promise<TrainResult> {
+  host?: ShardHost): Promise<TrainResult<AnyModelFile>> {
   const c = control(core, options);
   const d = requireObject(data, "data");
   const featureNames = d.featureNames as string[] | undefined;
@@ -91,24 +101,29 @@ export async function train(core: CoreModule, data: TrainingData, options: Train
   if (featureNames !== undefined && (!Array.isArray(featureNames) || featureNames.length !== columns)) {
     throw badParameter("featureNames", `an array of ${columns} names`, featureNames);
   }
+  const classes = classNames(d.classes);
   if (c.signal?.aborted) throw cancelled("training");
-  const dataset = toCoreDataset(core, d.features as ArrayLike<number>, columns, d.labels as ArrayLike<number>, true);
+  const dataset = toCoreDataset(core, d.features as ArrayLike<number>, columns, d.labels as ArrayLike<number>, true,
+    classes?.length);
   try {
-    return await run(core, dataset, c, columns, featureNames, host);
+    return await run(core, dataset, c, columns, featureNames, host, classes && { column: null, classes });
   } finally {
     dispose(dataset);
   }
 }
 
 export async function trainCsv(core: CoreModule, source: CsvSource, csv: CsvReadOptions,
-  options: TrainOptions, host?: ShardHost): Promise<CsvTrainResult> {
+  options: TrainOptions, host?: ShardHost): Promise<CsvTrainResult<AnyModelFile>> {
   const c = control(core, options);
   if (c.signal?.aborted) throw cancelled("training");
   const { run: csvRun, dataset, table } = await readTrainingTable(core, source, csv ?? {}, c.options, c.signal);
   try {
-    const result = await run(core, dataset, c, table.featureNames.length, table.featureNames, host,
+    const label = table.label;
+    const multiclass = label && label.classes.length >= 3 ? { column: label.column, classes: label.classes } : null;
+    const result = await run(core, dataset, c, table.featureNames.length, table.featureNames, host, multiclass,
       (trainer) => trainer.startRun(dataset, csvRun), {
-        encoding: unwrap(csvRun.encoding()), schema: table.schema, label: table.label,
+        encoding: unwrap(csvRun.encoding()), schema: table.schema,
+        label: label && !multiclass ? { column: label.column, positive: label.positive } : null,
       });
     return { ...result, table };
   } finally {
@@ -117,17 +132,19 @@ export async function trainCsv(core: CoreModule, source: CsvSource, csv: CsvRead
   }
 }
 
-/** What a CSV run adds to the model file: how to read a table, and the label's classes. */
+/** What a CSV run adds to the model file: how to read a table, and the label. */
 interface TableRelease {
   encoding: Record<string, unknown>;
   schema: TableInfo["schema"];
-  label: TableInfo["label"];
+  label: { column: string; positive: string } | null;
 }
 
+// `multiclass`: a label of 3 or more classes (one-vs-rest), its column and class names.
 async function run(core: CoreModule, dataset: CoreDataset, c: Control, columns: number,
   featureNames: string[] | undefined, host: ShardHost | undefined,
+  multiclass: { column: string | null; classes: string[] } | null = null,
   begin: (trainer: CoreTrainer) => ReturnType<CoreTrainer["start"]> = (trainer) => trainer.start(dataset, c.options),
-  table: TableRelease | null = null): Promise<TrainResult> {
+  table: TableRelease | null = null): Promise<TrainResult<AnyModelFile>> {
   const { started, workers, onPlan, onProgress, signal } = c;
   if (workers > 1 && !host) {
     throw new DpMarginError("BAD_PARAMETER", "workers > 1 needs worker threads, which this module cannot start", "workers");
@@ -147,6 +164,7 @@ async function run(core: CoreModule, dataset: CoreDataset, c: Control, columns: 
         gamma: plan.candidates[p.candidate].gamma, iteration: p.iteration, iterations: p.iterations,
         fraction: done ? 1 : Math.min(1, p.workDone / Math.max(p.workTotal, 1)),
         elapsedMs: now() - started,
+        problem: p.problem, problems: p.problems,
       });
     };
     if (workers > 1) {
@@ -155,11 +173,12 @@ async function run(core: CoreModule, dataset: CoreDataset, c: Control, columns: 
       await runChunked((budget) => unwrap(t.advance(budget)), afterChunk, signal, "training");
     }
     const result = unwrap(trainer.result());
-    const report = buildReport(start, result);
+    const report = buildReport(start, result, multiclass?.classes ?? null);
     const model = Model.fromTraining(core, {
-      weights: result.weights, columns, featureNames, report, label: table?.label ?? null,
+      problems: result.problems.map((p) => p.weights), columns, featureNames, report, label: table?.label ?? null,
       encoding: table?.encoding, schema: table?.schema,
       preprocessing: { ...start.preprocessing, columnRanges: report.columnRanges },
+      ...(multiclass ? { multiclass } : {}),
     });
     return { model, report, local: buildLocal(result, now() - started) };
   } finally {

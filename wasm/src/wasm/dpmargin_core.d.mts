@@ -28,10 +28,16 @@ export interface CoreDataset extends EmbindObject {
   allocate(rows: number, features: number, labelled: boolean): Status<CoreShape>;
   features(): Status<Float32Array>;
   labels(): Status<Int8Array>;
+  /** A multiclass label: a view to write one class code per row (0…classes−1); training then
+   *  runs one-vs-rest over `classes` (checked by the core at start). */
+  codes(classes: number): Status<Int32Array>;
   validate(requireBothClasses: boolean): Status<boolean>;
   /** {intercept, rowNormalization, normBound, columnRanges}: the core's defaults for the rest. */
   prepare(preprocessing: CoreOptions): Status<CoreShape>;
   scores(weights: Float64Array): Status<Float64Array>;
+  /** Scores n × problems (row-major; weights problems × width) and per row the label: ±1 for
+   *  one problem, else the index of the largest score. */
+  predict(weights: Float64Array, problems: number): Status<{ scores: Float64Array; labels: Int32Array }>;
   shape(): Status<CoreShape>;
   release(): Status<boolean>;
 }
@@ -46,6 +52,8 @@ export interface CoreProgress {
   workDone: number;
   workTotal: number;
   done: boolean;
+  problem: number;
+  problems: number;
 }
 
 export interface CoreTrainStart {
@@ -54,11 +62,18 @@ export interface CoreTrainStart {
   preprocessing: { intercept: boolean; rowNormalization: RowNormalization; normBound: number };
 }
 
-export interface CoreTrainResult {
+/** One binary problem of a run (a binary label has one; one-vs-rest one per class). */
+export interface CoreProblemResult {
   runs: { candidate: number; noisyScore: number }[];
   selectedRun: number;
   selectedCandidate: number;
   weights: number[];
+}
+
+export interface CoreTrainResult {
+  /** The label's classes (2 for a binary label). */
+  classes: number;
+  problems: CoreProblemResult[];
   seeded: boolean;
   columnRanges: [number, number][];
   rangesPrivate: boolean;
@@ -69,6 +84,8 @@ export type CoreShardRequest =
   | { kind: "setup"; k: number; clipRadius: number; phi: Float32Array | null; c: Float64Array }
   | { kind: "gradients"; k: number; m: number; weights: Float32Array }
   | { kind: "errors"; m: number; weights: Float64Array }
+  /** One-vs-rest between two problems: the next problem's ±1 labels of every row. */
+  | { kind: "labels"; labels: Int8Array }
   | { kind: "done" };
 
 export interface CoreTrainer extends EmbindObject {
@@ -80,6 +97,7 @@ export interface CoreTrainer extends EmbindObject {
   result(): Status<CoreTrainResult>;
   release(): Status<boolean>;
   request(): Status<CoreShardRequest>;
+  answerLabels(): Status<boolean>;
   answerSetup(): Status<boolean>;
   answerGradients(partials: Float64Array[]): Status<boolean>;
   answerErrors(partials: Float64Array[]): Status<boolean>;
@@ -91,6 +109,8 @@ export interface CoreShard extends EmbindObject {
   allocate(rows: number, width: number): Status<boolean>;
   features(): Status<Float32Array>;
   labels(): Status<Int8Array>;
+  /** The next problem's labels of this shard's rows (±1). */
+  setLabels(labels: Int8Array): Status<boolean>;
   setup(k: number, clipRadius: number, phi: Float32Array | null, c: Float64Array): Status<boolean>;
   /** A view into wasm memory: copy it before anything else runs. */
   gradients(weights: Float32Array): Status<Float64Array>;
@@ -164,7 +184,7 @@ export interface CoreCsvScan extends CoreByteSink {
 export interface CoreModule {
   optionTable(): Status<OptionInfo[]>;
   plan(options: CoreOptions): Status<Plan>;
-  planForTable(options: CoreOptions, rows: number, features: number): Status<Plan>;
+  planForTable(options: CoreOptions, rows: number, features: number, classes: number | undefined): Status<Plan>;
   validateOptions(options: CoreOptions): Status<boolean>;
   gdpDelta(epsilon: unknown, mu: unknown): Status<number>;
   gdpLogDelta(epsilon: unknown, mu: unknown): Status<number>;

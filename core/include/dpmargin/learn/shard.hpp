@@ -50,6 +50,9 @@ class Shard {
   float* rowMajor() noexcept { return x_.data(); }          // owning shards only
   std::int8_t* labels() noexcept { return y_.data(); }      // owning shards only
   const DataView& view() const noexcept { return view_; }
+  // One-vs-rest between two problems (ShardRequest::Kind::kLabels): copies rows() new labels
+  // (±1; BAD_LABEL otherwise) over the held ones. Owning shards only; call setup() afterwards.
+  void setLabels(const std::int8_t* labels);
 
   // Prepares one step: projects the rows with Φ when given (an n_shard × k copy) and computes
   // the per-row clip factors s_i = min(1, R'/‖z_i‖) (projection.hpp) — per row, so a row gets

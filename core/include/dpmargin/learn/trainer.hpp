@@ -80,6 +80,9 @@ struct Progress {
   // PrivTune's total uses the mean T over the grid for runs not drawn yet.
   double workDone = 0, workTotal = 0;
   bool done = false;
+  // One-vs-rest (one_vs_rest.hpp): the binary problem being trained (class `problem` against
+  // the rest) of `problems`; the counts above are that problem's, the work is over all of them.
+  std::size_t problem = 0, problems = 1;
 };
 
 // What the coordinator needs next (Trainer::request()). Pointers stay valid until the answer.
@@ -89,11 +92,16 @@ struct ShardRequest {
     kGradients,  // every shard: Shard::gradients(*weights) (k × m); answerGradients(Σ over shards)
     kErrors,     // every shard: Shard::countErrors(*candidates) (width × m); answerErrors(Σ)
     kDone,       // training finished: result() is ready
+    // One-vs-rest (one_vs_rest.hpp) between two problems: every shard takes the new ±1 labels
+    // of its rows, Shard::setLabels(labels + first row of the shard); then answerLabels().
+    // The Trainer itself never asks for it.
+    kLabels,
   };
   Kind kind = Kind::kDone;
   const StepSetup* setup = nullptr;
   const Eigen::MatrixXf* weights = nullptr;
   const Eigen::MatrixXd* candidates = nullptr;
+  const std::int8_t* labels = nullptr;  // kLabels: one per row of the whole table (n)
 };
 
 class Trainer {
@@ -108,6 +116,14 @@ class Trainer {
   // (INTERNAL otherwise).
   Trainer(Dataset& data, const TrainSettings& settings, random::Generator generator,
           const plan::Plan& plan);
+  // A later problem of a one-vs-rest run (one_vs_rest.hpp) on rows that an earlier problem of
+  // the same run prepared: nothing is validated, estimated or prepared again — the private
+  // column ranges (μ_ranges, spent once for the whole run) are `prepared.ranges`
+  // (`rangesPrivate`) — and the labels are the new problem's. `plan` is the run's (makePlan of
+  // the settings' request, INTERNAL otherwise). `rows` may be empty (DataView{}) when shards
+  // hold the rows: the trainer is then driven by request()/answer*() only.
+  Trainer(const DataView& rows, const Preprocessing& prepared, bool rangesPrivate,
+          const TrainSettings& settings, random::Generator generator, const plan::Plan& plan);
   ~Trainer();
 
   // Runs up to `iterationBudget` noisy-GD iterations (≥ 1) on the local table (one shard over
@@ -132,6 +148,9 @@ class Trainer {
   Progress progress() const;
   const TrainResult& result() const;  // once done
   const plan::Plan& plan() const noexcept { return result_.plan; }  // known before training
+  // Once done: the generator moves on (to the next problem of a one-vs-rest run, so that every
+  // draw of a run comes from one stream). The trainer draws nothing afterwards.
+  random::Generator takeGenerator();
 
   // Instrumentation for tests and benchmarks only: sees every base run's weights before
   // selection. What it sees is NOT private and is never part of a released result.
@@ -143,6 +162,7 @@ class Trainer {
   Trainer(Dataset& data, const TrainSettings& settings, random::Generator generator,
           const plan::Plan* plan);
   enum class Phase { kIdle, kSetup, kIterate, kScore, kDone };
+  void planRuns();  // the run count (PrivTune: K drawn) and the schedule
   void buildSchedule();
   void startStep();
   void beginIteration();
@@ -213,6 +233,8 @@ void describeProgress(const Progress& p, Writer& v) {
   v.number("workDone", p.workDone);
   v.number("workTotal", p.workTotal);
   v.boolean("done", p.done);
+  v.count("problem", p.problem);
+  v.count("problems", p.problems);
 }
 
 // Scores ⟨w, x_i⟩ of prepared rows (what predict returns; sign > 0 → positive class).

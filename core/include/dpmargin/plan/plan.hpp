@@ -35,6 +35,13 @@ Pruning parsePruning(const std::string& value, const char* parameter = "pruning"
 inline constexpr double kPrivTuneEta = 1.0;
 // Tight T: the T at which the paper's utility bound is within 5% of its floor (SPEC §2.4 item 6).
 inline constexpr double kTightIterationTolerance = 0.05;
+// A multiclass label trains one binary problem per class (one-vs-rest), for 3 to 50 classes.
+inline constexpr std::uint64_t kMaxClasses = 50;
+
+// The number of binary problems a label of `classes` classes trains: 1 for a binary label
+// (classes = 2: the positive class against the rest), K for K = 3…50 classes (class k against
+// the rest, for each k). BAD_PARAMETER naming "classes" otherwise.
+std::uint64_t oneVsRestProblems(std::uint64_t classes);
 
 // A resolved request (run::resolve fills every field from the caller's options and the
 // defaults; docs/ARCHITECTURE.md). Member initialisers are neutral values for tests that build
@@ -68,6 +75,11 @@ struct PlanRequest {
   double hingeScale = 1.0;
   Pruning pruning = Pruning::kNone;
   double pruneRatio = 100.0;
+  // Binary problems trained on the same rows (1: a binary label; K = 3…50: one-vs-rest over K
+  // classes, oneVsRestProblems). One row changes every problem (replace-one), so the K runs
+  // compose exactly in GDP: μ_train² = K·μ_class², and each problem's candidates, scores and
+  // noise are planned with μ_class = μ_train/√K. Iter and fixed only (GDP accounting).
+  std::uint64_t classes = 1;
 };
 
 bool operator==(const PlanRequest& a, const PlanRequest& b) noexcept;
@@ -97,6 +109,9 @@ struct Plan {
   double muRanges = 0;          // μ of the private column ranges (0 when none)
   double muDiscovery = 0;       // μ of category discovery (0 when none)
   double muTrain = 0;           // μ of training + selection: √(μ² − μ_ranges² − μ_discovery²)
+  // μ of each binary problem's training + selection: μ_train/√classes (= μ_train for a binary
+  // label). Every candidate and score quantity below is planned from it.
+  double muClass = 0;
   double muRun = 0;             // μ of each base run
   double scoreSd = 0;           // sd of the Gaussian noise on each count score (Δ_U = 1)
   double epsilonSpent = 0;      // ε recomputed from muTotal by the same accounting (≤ ε)
@@ -163,6 +178,10 @@ void describePlan(const Plan& p, Writer& v) {
   v.number("mu", p.mu);
   v.number("muRanges", p.muRanges);
   v.number("muTrain", p.muTrain);
+  if (r.classes > 1) {  // one-vs-rest only, so a binary plan reads exactly as before
+    v.count("classes", r.classes);
+    v.number("muClass", p.muClass);
+  }
   v.number("rangeShare", r.rangeShare);
   v.number("muDiscovery", p.muDiscovery);
   v.count("discoveryColumns", r.discoveryColumns);

@@ -56,6 +56,9 @@ struct Options {
   // The table's shape, for a data-free plan only (account): n rows, d model dimensions
   // (the intercept included). Training takes both from the data.
   std::optional<std::uint64_t> n, d;
+  // The label's number of classes, for a data-free plan only: 2 (binary, the default) or 3…50
+  // (one-vs-rest). Training takes it from the data (resolve's `classes`).
+  std::optional<std::uint64_t> classCount;
 };
 
 // A value as it arrives from JavaScript or a command line, before the option table parses it.
@@ -132,8 +135,12 @@ void setOptionFromText(Options& options, std::string_view name, const std::strin
 // The resolved run for a table of `n` rows and `features` feature columns: every default
 // applied (the range policy, the iterate by calibration, the intercept, the row operation, the
 // norm bound, pruning, the iteration cap, the step and hinge scales, β), every value validated
-// (BAD_PARAMETER naming the option). Training options only (n and d must be unset).
-learn::TrainSettings resolve(const Options& options, std::uint64_t n, std::uint64_t features);
+// (BAD_PARAMETER naming the option). Training options only (n, d and classCount must be unset).
+// `classes` is the label's number of classes (the data's): 2 for a binary label, 3…50 for one
+// trained one-vs-rest (plan.classes = plan::oneVsRestProblems(classes); BAD_PARAMETER naming
+// "classes" otherwise, or naming "selector" for PrivTune with 3 or more classes).
+learn::TrainSettings resolve(const Options& options, std::uint64_t n, std::uint64_t features,
+                             std::uint64_t classes = 2);
 // The preprocessing options alone (intercept, rowNormalization, normBound, columnRanges) with
 // their defaults: what a model file or the margin profile prepares rows with.
 learn::Preprocessing resolvePreprocessing(const Options& options);
@@ -143,8 +150,9 @@ void validate(const Options& options);
 // included). Preprocessing options do not apply; rangeShare defaults as for training.
 plan::Plan account(const Options& options);
 // The plan training would make with `options` on a table of n rows and `features` feature
-// columns, before reading it (what an app previews).
-plan::Plan planForTable(const Options& options, std::uint64_t n, std::uint64_t features);
+// columns and a label of `classes` classes, before reading it (what an app previews).
+plan::Plan planForTable(const Options& options, std::uint64_t n, std::uint64_t features,
+                        std::uint64_t classes = 2);
 
 // The generator a resolved run uses: seeded (NOT private) when it has a seed, else the CSPRNG.
 random::Generator makeGenerator(const learn::TrainSettings& settings);

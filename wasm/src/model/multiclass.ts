@@ -1,0 +1,194 @@
+// The multiclass part of the model file (version 2; docs/MULTICLASS.md): K weight vectors, one
+// per class (class k against the rest), their selection records, and the class names. Kept
+// apart from model.ts, which holds what binary and multiclass models share.
+import { DpMarginError } from "../errors.js";
+import type { CandidateReport, RowNormalization, TrainReport } from "../types.js";
+
+/** The preprocessing section of a model file (as in the binary ModelFile). */
+export interface ModelFilePreprocessing {
+  intercept: boolean; rowNormalization: RowNormalization; normBound: number;
+  /** [lo, hi] per feature (min–max with clamping, applied first), or null. */
+  columnRanges: [number, number][] | null;
+  /** True when the ranges were estimated privately (covered by privacy.muRanges). */
+  rangesPrivate: boolean;
+}
+
+/** The privacy section of a model file (as in the binary ModelFile). */
+export interface ModelFilePrivacy {
+  epsilon: number; delta: number; mu: number; muRanges: number; muTrain: number;
+  neighbouring: "replace-one";
+  calibration: string; selector: string; seeded: boolean;
+}
+
+/** The selection record of one binary problem (one class against the rest). */
+export interface ClassSelection {
+  /** The class name. */
+  class: string;
+  gamma: number;
+  k: number;
+  projected: boolean;
+  candidates: CandidateReport[];
+}
+
+/** A model of a multiclass label (3 to 50 classes, trained one-vs-rest): model file version 2. */
+export interface MulticlassModelFile {
+  format: "dpmargin-model";
+  version: 2;
+  features: string[];
+  /** One row per class (in `label.classes` order): the weights of the features. */
+  weights: number[][];
+  /** The weight of the constant feature per class, or null when trained without an intercept. */
+  intercept: number[] | null;
+  preprocessing: ModelFilePreprocessing;
+  /** The label column (null for a table given as arrays) and the class names: class k is
+   *  scored by weights[k]; a row's predicted class is the one with the largest score. */
+  label: { column: string | null; classes: string[] };
+  /** The run's budget; `classes` problems, each with μ_class = μ_train/√classes. */
+  privacy: ModelFilePrivacy & { classes: number; muClass: number };
+  /** Per class, its problem's selection record. */
+  selection: ClassSelection[];
+  /** Trained from a CSV: how a row becomes the model's columns, and the resolved schema (as in
+   *  a binary model file). */
+  encoding?: Record<string, unknown>;
+  schema?: import("../csv/options.js").SchemaFile;
+  library: string;
+}
+
+/** Predictions of a multiclass model. */
+export interface MulticlassPredictions {
+  /** n × K scores ⟨w_k, x⟩, row-major (row i's score for class k at i·K + k). */
+  scores: Float64Array;
+  /** The predicted class of each row: the index (in `classes`) of its largest score. */
+  labels: Int32Array;
+  classes: string[];
+  /** The predicted class names (`classes[labels[i]]`). */
+  predicted: string[];
+}
+
+/** Multiclass predictions for a CSV, with the true classes when the label column was read. */
+export interface MulticlassCsvPredictions extends MulticlassPredictions {
+  /** The class index of each row's label (−1 for a value outside the classes), else null. */
+  truth: Int32Array | null;
+  /** Data rows read. */
+  table: { rows: number; labelled: boolean; imputed: number; missing: number };
+}
+
+export function isMulticlassFile(file: { label: unknown; weights: unknown[] }): file is MulticlassModelFile {
+  return Array.isArray((file.label as { classes?: unknown } | null)?.classes) && Array.isArray(file.weights[0]);
+}
+
+function badModel(message: string): DpMarginError {
+  return new DpMarginError("BAD_MODEL", `invalid model file: ${message}`);
+}
+
+const isFiniteNumber = (v: unknown): v is number => typeof v === "number" && Number.isFinite(v);
+
+/** True when a (version 2) file object claims a multiclass label: `label.classes` of 3 or more. */
+export function claimsMulticlass(m: Record<string, unknown>): boolean {
+  const label = m.label as { classes?: unknown } | null | undefined;
+  return m.version === 2 && label !== null && typeof label === "object" && Array.isArray(label.classes)
+    && label.classes.length >= 3;
+}
+
+/**
+ * Checks the multiclass fields of a version 2 file (features and preprocessing are checked by
+ * the caller) and returns K. Throws BAD_MODEL naming the field.
+ */
+export function validateMulticlass(m: Record<string, unknown>, features: number): number {
+  const label = m.label as Record<string, unknown>;
+  const classes = label.classes as unknown[];
+  if (label.column !== null && typeof label.column !== "string") throw badModel("label.column must be a string or null");
+  if (!classes.every((c) => typeof c === "string") || new Set(classes).size !== classes.length) {
+    throw badModel("label.classes must be distinct class names");
+  }
+  if ("positive" in label) throw badModel("label.positive is for a binary label (a multiclass label has classes only)");
+  const K = classes.length;
+  const w = m.weights;
+  if (!Array.isArray(w) || w.length !== K) throw badModel(`weights must be ${K} rows (one per class)`);
+  for (let k = 0; k < K; k++) {
+    const row = w[k];
+    if (!Array.isArray(row) || row.length !== features) throw badModel(`weights[${k}] must be an array of ${features} numbers (one per feature)`);
+    for (let j = 0; j < features; j++) {
+      if (!isFiniteNumber(row[j])) throw badModel(`weights[${k}][${j}] is not a finite number`);
+    }
+  }
+  const p = m.preprocessing as Record<string, unknown>;
+  const b = m.intercept;
+  if (p.intercept ? !(Array.isArray(b) && b.length === K && b.every(isFiniteNumber)) : b !== null) {
+    throw badModel(p.intercept ? `intercept must be ${K} finite numbers (one per class)` : "intercept must be null without an intercept");
+  }
+  // Scores are ⟨w, x⟩ with |x_j| ≤ b: bounded weights keep them finite (as for a binary model).
+  for (let k = 0; k < K; k++) {
+    const magnitude = (w[k] as number[]).reduce((sum, x) => sum + Math.abs(x), Math.abs(Number((b as number[] | null)?.[k] ?? 0)));
+    if (!(magnitude * Math.max(1, p.normBound as number) <= 1e300)) throw badModel(`weights[${k}] too large: b * sum |w| must be at most 1e300`);
+  }
+  const privacy = m.privacy as Record<string, unknown>;
+  if (privacy.classes !== K || !isFiniteNumber(privacy.muClass)) {
+    throw badModel(`privacy must hold classes = ${K} and muClass`);
+  }
+  const selection = m.selection;
+  if (!Array.isArray(selection) || selection.length !== K
+    || !selection.every((s, k) => s !== null && typeof s === "object" && (s as ClassSelection).class === classes[k] && isFiniteNumber((s as ClassSelection).gamma))) {
+    throw badModel(`selection must be ${K} records {class, gamma, …}, in label.classes order`);
+  }
+  return K;
+}
+
+/** The multiclass model file of a one-vs-rest run. */
+export function multiclassFile(t: {
+  problems: ArrayLike<number>[]; columns: number; features: string[]; intercept: boolean;
+  preprocessing: ModelFilePreprocessing; report: TrainReport; column: string | null; classes: string[];
+  library: string;
+}): MulticlassModelFile {
+  const plan = t.report.plan;
+  const rows = t.problems.map((w) => Array.from(w));
+  return {
+    format: "dpmargin-model",
+    version: 2,
+    features: t.features,
+    weights: rows.map((w) => w.slice(0, t.columns)),
+    intercept: t.intercept ? rows.map((w) => w[t.columns]) : null,
+    preprocessing: t.preprocessing,
+    label: { column: t.column, classes: t.classes },
+    privacy: {
+      epsilon: plan.epsilon, delta: plan.delta, mu: plan.mu,
+      muRanges: plan.muRanges, muTrain: plan.muTrain,
+      neighbouring: "replace-one", calibration: plan.calibration,
+      selector: plan.selector, seeded: t.report.seeded,
+      classes: plan.classes!, muClass: plan.muClass!,
+    },
+    selection: t.report.perClass!.map((c) => ({
+      class: c.class, gamma: c.selectedMargin, k: plan.candidates[c.selectedCandidate].k,
+      projected: plan.candidates[c.selectedCandidate].projected, candidates: c.candidates,
+    })),
+    library: t.library,
+  };
+}
+
+/** The weights of every class, with the intercepts, row-major K × (features + intercept). */
+export function stackedWeights(file: MulticlassModelFile): Float64Array {
+  const rows = file.weights.map((w, k) => (file.intercept === null ? w : [...w, file.intercept[k]]));
+  return Float64Array.from(rows.flat());
+}
+
+function field(text: string): string {
+  return /[",\n\r]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+}
+
+/**
+ * The predictions CSV of a multiclass model (what `dpmargin predict` writes): a header
+ * `COLUMN,score:CLASS1,…,score:CLASSK` (COLUMN is the label column, or "class"), then per data
+ * row the predicted class name and the K scores.
+ */
+export function multiclassPredictionsCsv(predictions: MulticlassPredictions, column: string | null): string {
+  const { scores, predicted, classes } = predictions;
+  const K = classes.length;
+  const lines = new Array<string>(predicted.length + 1);
+  lines[0] = [column ?? "class", ...classes.map((c) => `score:${c}`)].map(field).join(",");
+  for (let i = 0; i < predicted.length; i++) {
+    const row = [field(predicted[i])];
+    for (let k = 0; k < K; k++) row.push(String(scores[i * K + k]));
+    lines[i + 1] = row.join(",");
+  }
+  return lines.join("\n") + "\n";
+}
