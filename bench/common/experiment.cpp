@@ -6,6 +6,9 @@
 // calibration=paper maxIterations=T output=last stepScale=D pruning=none …); unset options take
 // the core's defaults, as in the package. ranges=none is rangeShare=0, ranges=private share=S is
 // rangeShare=S; ranges=data takes min/max from the TRAINING data (non-private reference only).
+// ranges=rule rule=SPEC (bench/scaling/rule.hpp; tight calibration only): private scalings with
+// that post-processing rule at share `share`, estimated here with μ_ranges = √share·μ; training
+// then runs at the ε whose exact μ is μ_train = √(1−share)·μ — the same split as the trainer's.
 // Prints CSV rows: tag,seed,test_accuracy,train_accuracy,selected_gamma,seconds.
 // Seeded generators: benchmarks, not private releases.
 #include <algorithm>
@@ -16,8 +19,10 @@
 #include <set>
 #include <string>
 
+#include "dpmargin/accounting/gdp.hpp"
 #include "dpmargin/learn/trainer.hpp"
 #include "dpmargin/run/run.hpp"
+#include "../scaling/rule.hpp"
 #include "args.hpp"
 #include "options.hpp"
 #include "table.hpp"
@@ -46,7 +51,7 @@ double accuracy(const learn::Dataset& data, const std::vector<double>& w) {
 int main(int argc, char** argv) {
   std::map<std::string, std::string> o = {{"seeds", "5"}, {"tag", "run"}, {"delta", "1e-5"}};
   if (!bench::parseArgs(argc, argv, o)) return 2;
-  const std::set<std::string> own = {"train", "test", "seeds", "tag", "eps", "ranges", "share", "intercept"};
+  const std::set<std::string> own = {"train", "test", "seeds", "tag", "eps", "ranges", "share", "intercept", "rule"};
   run::Options options = bench::coreOptions(o, own);
   if (o.count("eps")) run::setOptionFromText(options, "epsilon", o["eps"]);
   if (o.count("intercept")) options.intercept = o["intercept"] == "1";
@@ -69,7 +74,27 @@ int main(int argc, char** argv) {
   for (int seed = 0; seed < std::atoi(o["seeds"].c_str()); ++seed) {
     learn::Dataset data = toDataset(train, true);
     options.seed = 1000003ull * std::uint64_t(seed) + 17;  // a benchmark: seeded, not private
-    const learn::TrainSettings settings = run::resolve(options, train.n, train.d);
+    learn::TrainSettings settings = run::resolve(options, train.n, train.d);
+    if (o["ranges"] == "rule") {
+      run::Options split = options;
+      split.rangeShare = std::stod(o.count("share") ? o["share"] : "0.1");
+      const learn::TrainSettings s = run::resolve(split, train.n, train.d);
+      if (s.plan.calibration != plan::Calibration::kTight) {
+        std::fprintf(stderr, "ranges=rule needs calibration=tight\n");
+        return 2;
+      }
+      const plan::Plan p = plan::makePlan(s.plan);
+      auto g = random::Generator::seeded(7777771ull * std::uint64_t(seed) + 5);
+      const bench::CandidateRule rule = bench::parseRule(o.count("rule") ? o["rule"] : "default");
+      const std::vector<double> noisy = learn::noisyColumnHistograms(
+          data.raw(), data.rows(), data.stride(), data.features(), p.muRanges, g, rule.binsPerDecade);
+      run::Options rest = options;
+      rest.columnRanges = bench::candidateScalings(
+          noisy, data.features(), learn::histogramSigma(data.features(), p.muRanges), rule, data.rows());
+      rest.rangeShare = 0.0;
+      rest.epsilon = accounting::gdpEpsilon(p.muTrain, s.plan.delta);
+      settings = run::resolve(rest, train.n, train.d);
+    }
     const auto started = std::chrono::steady_clock::now();
     learn::Trainer trainer(data, settings, run::makeGenerator(settings));
     while (!trainer.advance(1u << 20)) {

@@ -15,6 +15,11 @@
 namespace dpmargin::learn {
 namespace {
 
+std::vector<ColumnScaling> rangesFromNoisyHistograms(const std::vector<double>& noisy, std::size_t d,
+                                                     double sigma) {
+  return scalingsFromNoisyHistograms(noisy, d, sigma);
+}
+
 TEST(RangeGrid, PublicSignedLogScale) {
   const auto& e = rangeBinEdges();
   EXPECT_EQ(e.size(), 122u);
@@ -86,17 +91,26 @@ TEST(PrivateRanges, RecoverTheMagnitudeOfEachColumn) {
   EXPECT_LE(r[2].hi, 1.8);
 }
 
-TEST(PrivateRanges, NothingAboveThresholdFallsBackToTheLargestBin) {
+// Changed with issue 14: with no bin above the threshold the old rule took the bin of the largest
+// noisy count — noise — and so erased columns at small n (15 of 30 breast-cancer ranges lay
+// outside the data at ε = 1). Now the column gets the public fallback transform (scaling_test.cpp
+// has the full tests).
+TEST(PrivateRanges, NothingAboveThresholdFallsBackToThePublicTransform) {
   std::vector<double> noisy(rangeBinCount(), 0.0);
   noisy[70] = 3.0;  // below 4σ with σ = 1
   const auto r = rangesFromNoisyHistograms(noisy, 1, 1.0);
-  EXPECT_DOUBLE_EQ(r[0].lo, rangeBinEdges()[69]);
-  EXPECT_DOUBLE_EQ(r[0].hi, rangeBinEdges()[70]);
+  EXPECT_EQ(r[0].path, ScalingPath::kFallback);
+  EXPECT_EQ(r[0].map, ScalingMap::kSignedLog);
+  EXPECT_EQ(r[0].hi, std::log1p(1e9));
+  EXPECT_EQ(r[0].lo, -std::log1p(1e9));
 }
 
 // The zero bin [−1e-6, 1e-6) ends a range at 0 exactly: a 0/1 column whose ones stay below the
 // threshold gets [0, 1] (not [−1e-6, 1e-6], which mapped 0 to ½ and halved the contrast: the
-// accuracy benchmark lost 10 points on the one-hot dna table), and 0 maps to 0.
+// accuracy benchmark lost 10 points on the one-hot dna table), and 0 maps to 0. Changed with
+// issue 14 (docs/SCALING.md): a 0/1 column whose ones pass gets [0, 1] as well (it got [0, 10^¼],
+// so one-hot columns mapped 1 to 1 or to 0.56 depending on the noise: dna +5 points), and a range
+// that reaches 0 from below is symmetric, [−a, a] (it was min–max [lo, 0], which mapped 0 to 1).
 TEST(PrivateRanges, TheZeroBinEndsARangeAtZero) {
   const std::size_t bins = rangeBinCount(), zero = bins / 2;
   EXPECT_LT(rangeBinEdges()[zero - 1], 0.0);
@@ -110,10 +124,23 @@ TEST(PrivateRanges, TheZeroBinEndsARangeAtZero) {
   const auto r = rangesFromNoisyHistograms(noisy, 3, 1.0);
   EXPECT_EQ(r[0].lo, 0.0);
   EXPECT_EQ(r[0].hi, 1.0);
+  EXPECT_EQ(r[0].map, ScalingMap::kMinMax);
   EXPECT_EQ(r[1].lo, 0.0);
-  EXPECT_DOUBLE_EQ(r[1].hi, rangeBinEdges()[rangeBinIndex(1.0)]);
+  EXPECT_EQ(r[1].hi, 1.0);
+  EXPECT_EQ(applyScaling(1.0, r[0]), 1.0);  // 0/1 columns map to {0, 1} alike
+  EXPECT_EQ(applyScaling(1.0, r[1]), 1.0);
+  // A span from 0 that goes past the bin holding 1 keeps its top bin's upper edge.
+  std::vector<double> wider(bins, 0.0);
+  wider[zero] = 100.0;
+  wider[rangeBinIndex(2.0)] = 100.0;
+  EXPECT_DOUBLE_EQ(rangesFromNoisyHistograms(wider, 1, 1.0)[0].hi, rangeBinEdges()[rangeBinIndex(2.0)]);
+  EXPECT_EQ(r[2].map, ScalingMap::kSymmetric);
   EXPECT_DOUBLE_EQ(r[2].lo, rangeBinEdges()[rangeBinIndex(-3.0) - 1]);
-  EXPECT_EQ(r[2].hi, 0.0);
+  EXPECT_EQ(r[2].hi, -r[2].lo);
+  for (const auto& c : r) {
+    EXPECT_EQ(applyScaling(0.0, c), 0.0);
+    EXPECT_EQ(c.path, ScalingPath::kPrivate);
+  }
 }
 
 TEST(PrivateRanges, PlanComposesExactlyInGdp) {

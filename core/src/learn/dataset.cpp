@@ -17,14 +17,6 @@ void validatePreprocessing(const Preprocessing& p) {
   }
 }
 
-namespace {
-// Min–max to [0, 1] with clamping; NaN cannot occur (values were validated finite).
-inline float scaleToUnit(float x, const ColumnRange& r) {
-  const double t = (double(x) - r.lo) / (r.hi - r.lo);
-  return static_cast<float>(t < 0 ? 0 : (t > 1 ? 1 : t));
-}
-}  // namespace
-
 Dataset::Dataset(std::size_t n, std::size_t features, bool labelled)
     : n_(n), features_(features), stride_(features + 1), width_(features + 1) {
   if (n == 0) throwBadParameter("rows", "at least 1", 0.0);
@@ -96,7 +88,7 @@ void Dataset::prepare(const Preprocessing& preprocessing) {
     const float* in = x_.data() + i * stride_;
     float* row = x_.data() + i * width_;
     for (std::size_t j = 0; j < features_; ++j) {
-      row[j] = r.empty() ? in[j] : scaleToUnit(in[j], r[j]);
+      row[j] = r.empty() ? in[j] : applyScaling(in[j], r[j]);
     }
     if (preprocessing_.intercept) row[features_] = 1.0f;
     double sq = 0;

@@ -10,58 +10,142 @@
 namespace dpmargin::learn {
 
 namespace {
-constexpr int kMinExponentQuarter = -24;  // 1e-6
-constexpr int kMaxExponentQuarter = 36;   // 1e9
+constexpr int kMinDecade = -6;  // 1e-6
+constexpr int kMaxDecade = 9;   // 1e9
 
-std::vector<double> makeEdges() {
+std::vector<double> makeEdges(int perDecade) {
   std::vector<double> positive;
-  for (int j = kMinExponentQuarter; j <= kMaxExponentQuarter; ++j) {
-    positive.push_back(std::pow(10.0, j / 4.0));
+  for (int j = kMinDecade * perDecade; j <= kMaxDecade * perDecade; ++j) {
+    positive.push_back(std::pow(10.0, double(j) / perDecade));
   }
   std::vector<double> edges;
   for (auto it = positive.rbegin(); it != positive.rend(); ++it) edges.push_back(-*it);
   edges.insert(edges.end(), positive.begin(), positive.end());
   return edges;  // −1e9 … −1e-6, 1e-6 … 1e9: the middle bin [−1e-6, 1e-6) holds 0
 }
+
+void requireGrid(int perDecade) {
+  if (perDecade != 1 && perDecade != 2 && perDecade != 4) {
+    throwBadParameter("binsPerDecade", "1, 2 or 4", double(perDecade));
+  }
+}
 }  // namespace
 
-const std::vector<double>& rangeBinEdges() {
-  static const std::vector<double> edges = makeEdges();
-  return edges;
+const char* scalingPathName(ScalingPath path) noexcept {
+  switch (path) {
+    case ScalingPath::kDeclared: return "declared";
+    case ScalingPath::kPrivate: return "private";
+    case ScalingPath::kFallback: return "fallback";
+  }
+  return "?";
 }
 
-std::size_t rangeBinCount() { return rangeBinEdges().size() + 1; }
+const char* scalingMapName(ScalingMap map) noexcept {
+  switch (map) {
+    case ScalingMap::kMinMax: return "min-max";
+    case ScalingMap::kSymmetric: return "symmetric";
+    case ScalingMap::kSignedLog: return "signed-log";
+  }
+  return "?";
+}
 
-std::size_t rangeBinIndex(double x) {
-  const auto& e = rangeBinEdges();
+ScalingPath parseScalingPath(const std::string& name, const std::string& parameter) {
+  for (ScalingPath p : {ScalingPath::kDeclared, ScalingPath::kPrivate, ScalingPath::kFallback}) {
+    if (name == scalingPathName(p)) return p;
+  }
+  throwBadParameter(parameter, "\"declared\", \"private\" or \"fallback\"", 0.0);
+}
+
+ScalingMap parseScalingMap(const std::string& name, const std::string& parameter) {
+  for (ScalingMap m : {ScalingMap::kMinMax, ScalingMap::kSymmetric, ScalingMap::kSignedLog}) {
+    if (name == scalingMapName(m)) return m;
+  }
+  throwBadParameter(parameter, "\"min-max\", \"symmetric\" or \"signed-log\"", 0.0);
+}
+
+double signedLog(double x) noexcept { return std::copysign(std::log1p(std::abs(x)), x); }
+
+double applyScaling(double x, const ColumnScaling& s) noexcept {
+  // NaN cannot occur: values are validated finite, and hi > lo.
+  switch (s.map) {
+    case ScalingMap::kMinMax: {
+      const double t = (x - s.lo) / (s.hi - s.lo);
+      return t < 0 ? 0 : (t > 1 ? 1 : t);
+    }
+    case ScalingMap::kSymmetric: {
+      const double t = x / s.hi;
+      return t < -1 ? -1 : (t > 1 ? 1 : t);
+    }
+    case ScalingMap::kSignedLog:
+      return signedLog(x) / s.hi;
+  }
+  return x;
+}
+
+const std::vector<double>& rangeBinEdges(int binsPerDecade) {
+  requireGrid(binsPerDecade);
+  static const std::vector<double> e1 = makeEdges(1), e2 = makeEdges(2), e4 = makeEdges(4);
+  return binsPerDecade == 1 ? e1 : (binsPerDecade == 2 ? e2 : e4);
+}
+
+std::size_t rangeBinCount(int binsPerDecade) { return rangeBinEdges(binsPerDecade).size() + 1; }
+
+std::size_t rangeBinIndex(double x, int binsPerDecade) {
+  const auto& e = rangeBinEdges(binsPerDecade);
   return static_cast<std::size_t>(std::upper_bound(e.begin(), e.end(), x) - e.begin());
 }
 
-std::vector<double> noisyColumnHistograms(const float* x, std::size_t n, std::size_t stride,
-                                          std::size_t d, double mu, random::Generator& g) {
-  requirePositive("mu", mu);
-  const std::size_t bins = rangeBinCount();
+double histogramSigma(std::size_t d, double mu) { return std::sqrt(2.0 * double(d)) / mu; }
+
+std::vector<double> columnHistograms(const float* x, std::size_t n, std::size_t stride,
+                                     std::size_t d, int binsPerDecade) {
+  const auto& e = rangeBinEdges(binsPerDecade);
+  const std::size_t bins = e.size() + 1;
   std::vector<double> counts(d * bins, 0.0);
   for (std::size_t i = 0; i < n; ++i) {
     const float* row = x + i * stride;
-    for (std::size_t j = 0; j < d; ++j) counts[j * bins + rangeBinIndex(row[j])] += 1.0;
+    for (std::size_t j = 0; j < d; ++j) {
+      const auto b = std::upper_bound(e.begin(), e.end(), double(row[j])) - e.begin();
+      counts[j * bins + static_cast<std::size_t>(b)] += 1.0;
+    }
   }
-  const double sigma = std::sqrt(2.0 * double(d)) / mu;
-  random::addGaussian(g, sigma, counts.data(), counts.size());
   return counts;
 }
 
-std::vector<ColumnRange> rangesFromNoisyHistograms(const std::vector<double>& noisy,
-                                                   std::size_t d, double sigma) {
+std::vector<double> noisyColumnHistograms(const float* x, std::size_t n, std::size_t stride,
+                                          std::size_t d, double mu, random::Generator& g,
+                                          int binsPerDecade) {
+  requirePositive("mu", mu);
+  std::vector<double> counts = columnHistograms(x, n, stride, d, binsPerDecade);
+  // Replace-one moves one unit between two bins of every column: ‖Δ‖₂ ≤ √(2d) for all d × bins
+  // counts at once, hence one Gaussian mechanism with σ = √(2d)/μ is μ-GDP.
+  random::addGaussian(g, histogramSigma(d, mu), counts.data(), counts.size());
+  return counts;
+}
+
+double fallbackScale() { return std::log1p(1e9); }
+
+ColumnScaling fallbackScaling() {
+  return {-fallbackScale(), fallbackScale(), ScalingMap::kSignedLog, ScalingPath::kFallback};
+}
+
+std::vector<ColumnScaling> scalingsFromNoisyHistograms(const std::vector<double>& noisy,
+                                                       std::size_t d, double sigma) {
   const auto& e = rangeBinEdges();
-  const std::size_t bins = rangeBinCount();
-  const double tau = kRangeThresholdSds * sigma;
+  const std::size_t bins = e.size() + 1;
+  if (noisy.size() != d * bins) throwBadParameter("noisy", "d × bins counts", double(noisy.size()));
+  requirePositive("sigma", sigma);
+  const double tau = kRangeThresholdSds * sigma, second = kRangeSecondSds * sigma,
+               zeroLevel = kRangeZeroSds * sigma;
+  const std::size_t zero = bins / 2;  // the bin [−1e-6, 1e-6); bin b's mirror is bins − 1 − b
   // Bin b spans [lower(b), upper(b)); the two overflow bins are capped at the outer edges.
   auto lower = [&](std::size_t b) { return b == 0 ? e.front() : e[b - 1]; };
   auto upper = [&](std::size_t b) { return b == bins - 1 ? e.back() : e[b]; };
-  std::vector<ColumnRange> ranges(d);
+  std::vector<ColumnScaling> out(d);
   for (std::size_t j = 0; j < d; ++j) {
     const double* h = noisy.data() + j * bins;
+    // 1. Supported bins (the zero bin alone at 3σ); none: the public fallback, whatever the noisy
+    // counts are.
     std::size_t first = bins, last = 0;
     for (std::size_t b = 0; b < bins; ++b) {
       if (h[b] > tau) {
@@ -69,26 +153,61 @@ std::vector<ColumnRange> rangesFromNoisyHistograms(const std::vector<double>& no
         last = b;
       }
     }
-    if (first == bins) first = last = static_cast<std::size_t>(std::max_element(h, h + bins) - h);
-    // The middle bin [−1e-6, 1e-6) stands for 0: as an end of the range it is 0 itself, so a
-    // column whose detected mass is 0 and small positives maps 0 ↦ 0 (not ½), and a 0/1 column
-    // whose ones fall below the threshold gets [0, 1] from the fallback below (post-processing
-    // of the noisy histogram: no privacy cost).
-    const std::size_t zero = bins / 2;
+    if (first == bins && h[zero] > zeroLevel) first = last = zero;  // one pre-specified bin: 3σ
+    if (first == bins) {
+      out[j] = fallbackScaling();
+      continue;
+    }
+    // 2. Mirror image (2σ·√k on the sum), zero (3σ), and for a span straddling 0 adjacent bins (2σ).
+    if (last < zero || first > zero) {
+      double mirror = 0;  // one test per column on the summed mirror bins: N(0, k·σ²) if empty
+      for (std::size_t b = first; b <= last; ++b) mirror += h[bins - 1 - b];
+      if (mirror > second * std::sqrt(double(last - first + 1))) {
+        const std::size_t mirrorFirst = bins - 1 - last, mirrorLast = bins - 1 - first;
+        first = std::min(first, mirrorFirst);
+        last = std::max(last, mirrorLast);
+      }
+    }
+    if (h[zero] > zeroLevel) {
+      first = std::min(first, zero);
+      last = std::max(last, zero);
+    }
+    if (first < zero && last >= zero) {
+      while (first > 0 && h[first - 1] > second) --first;
+      while (last + 1 < bins && h[last + 1] > second) ++last;
+    }
+    if (first == last && (first == 0 || first == bins - 1)) {
+      out[j] = fallbackScaling();  // only an overflow bin: the grid does not resolve the column
+      continue;
+    }
+    // 3. Ends. A span from the zero bin to the bin holding 1, or the zero bin alone, is [0, 1].
     double lo = first == zero ? 0.0 : lower(first), hi = last == zero ? 0.0 : upper(last);
-    if (!(hi > lo)) hi = lo + 1.0;  // the zero bin alone, or a capped overflow bin
-    ranges[j] = {lo, hi};
+    if (first == zero && (last == zero || last == rangeBinIndex(1.0))) hi = 1.0;
+    // 4. Map.
+    if (lo < 0 && hi >= 0) {
+      const double a = std::max(-lo, hi);
+      out[j] = {-a, a, ScalingMap::kSymmetric, ScalingPath::kPrivate};
+      continue;
+    }
+    if (first == last && first != zero) {  // one bin, on one side of 0: half a bin wider
+      const double widen = std::pow(10.0, 0.5 / kDefaultBinsPerDecade);
+      if (lo > 0) lo /= widen, hi *= widen;
+      else lo *= widen, hi /= widen;
+    }
+    if (!(hi > lo)) hi = lo + 1.0;  // cannot happen on this grid; keeps hi > lo in any case
+    out[j] = {lo, hi, ScalingMap::kMinMax, ScalingPath::kPrivate};
   }
-  return ranges;
+  return out;
 }
 
-std::vector<ColumnRange> estimatePrivateRanges(const float* x, std::size_t n, std::size_t stride,
-                                               std::size_t d, double mu, random::Generator& g) {
+std::vector<ColumnScaling> estimatePrivateScalings(const float* x, std::size_t n,
+                                                   std::size_t stride, std::size_t d, double mu,
+                                                   random::Generator& g) {
   const std::vector<double> noisy = noisyColumnHistograms(x, n, stride, d, mu, g);
-  return rangesFromNoisyHistograms(noisy, d, std::sqrt(2.0 * double(d)) / mu);
+  return scalingsFromNoisyHistograms(noisy, d, histogramSigma(d, mu));
 }
 
-void validateRanges(const std::vector<ColumnRange>& ranges, std::size_t features) {
+void validateRanges(const std::vector<ColumnScaling>& ranges, std::size_t features) {
   if (ranges.empty()) return;
   if (ranges.size() != features) {
     throwBadParameter("columnRanges", "one range per feature column (" + std::to_string(features) + ")",
@@ -96,9 +215,28 @@ void validateRanges(const std::vector<ColumnRange>& ranges, std::size_t features
   }
   for (std::size_t j = 0; j < ranges.size(); ++j) {
     const std::string name = "columnRanges[" + std::to_string(j) + "]";
-    requireFinite((name + ".lo").c_str(), ranges[j].lo);
-    requireFinite((name + ".hi").c_str(), ranges[j].hi);
-    if (!(ranges[j].hi > ranges[j].lo)) throwBadParameter(name + ".hi", "> lo", ranges[j].hi);
+    const ColumnScaling& r = ranges[j];
+    requireFinite((name + ".lo").c_str(), r.lo);
+    requireFinite((name + ".hi").c_str(), r.hi);
+    if (!(r.hi > r.lo)) throwBadParameter(name + ".hi", "> lo", r.hi);
+    switch (r.map) {
+      case ScalingMap::kMinMax:
+        break;
+      case ScalingMap::kSymmetric:
+      case ScalingMap::kSignedLog:
+        if (r.lo != -r.hi) throwBadParameter(name + ".lo", "-hi for a symmetric or signed-log map", r.lo);
+        break;
+      default:
+        throwBadParameter(name + ".map", "min-max, symmetric or signed-log", double(int(r.map)));
+    }
+    switch (r.path) {
+      case ScalingPath::kDeclared:
+      case ScalingPath::kPrivate:
+      case ScalingPath::kFallback:
+        break;
+      default:
+        throwBadParameter(name + ".path", "declared, private or fallback", double(int(r.path)));
+    }
   }
 }
 

@@ -1,45 +1,122 @@
-// Column ranges for min–max scaling (SPEC §3): declared public by the user, or estimated
-// privately with a Gaussian mechanism on histograms over a PUBLIC signed log-scale bin grid.
+// Column scaling (SPEC §3, docs/SCALING.md): each raw column is mapped by one per-value function
+// before the row operation. The function's parameters are declared public by the user, or
+// estimated privately with a Gaussian mechanism on histograms over a PUBLIC signed log-scale bin
+// grid; where the noisy histogram does not support a range, the column gets a public per-value
+// transform (a signed log) instead — never a range read off a noise-selected bin.
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
+#include <string>
 #include <vector>
 
 #include "dpmargin/random/generator.hpp"
 
 namespace dpmargin::learn {
 
-struct ColumnRange {
-  double lo = 0;
-  double hi = 1;  // hi > lo; values are mapped to [0, 1] by (x − lo)/(hi − lo), then clamped
+// Which path produced a column's scaling. Released with the model (report, model file, app).
+enum class ScalingPath : std::uint8_t {
+  kDeclared = 0,  // a range the user declared public
+  kPrivate = 1,   // a range supported by the noisy histogram (covered by μ_ranges)
+  kFallback = 2,  // no range supported by the noisy histogram: the public signed-log transform
 };
 
-// The public bin grid shared by every column: edges 0, ±10^(j/4) for j = −24 … 36 (1e-6 … 1e9,
-// four bins per decade), i.e. the bins (−∞, −1e9), [−1e9, −10^8.75), …, [−1e-6, 1e-6),
-// [1e-6, 10^−5.75), …, [1e9, ∞). Data-independent by construction.
-const std::vector<double>& rangeBinEdges();  // ascending, finite
-std::size_t rangeBinCount();                 // edges + 1
-std::size_t rangeBinIndex(double x);         // the bin holding x
+// The per-value map of a column.
+enum class ScalingMap : std::uint8_t {
+  kMinMax = 0,     // clamp((x − lo)/(hi − lo), 0, 1)
+  kSymmetric = 1,  // clamp(x/hi, −1, 1), with lo = −hi: 0 stays 0, a centred column stays centred
+  kSignedLog = 2,  // sign(x)·log1p(|x|)/hi, with lo = −hi and hi a public scale; no clamping
+};
+
+const char* scalingPathName(ScalingPath path) noexcept;  // "declared", "private", "fallback"
+const char* scalingMapName(ScalingMap map) noexcept;     // "min-max", "symmetric", "signed-log"
+// Inverses for model files and options; BAD_PARAMETER naming `parameter` for anything else.
+ScalingPath parseScalingPath(const std::string& name, const std::string& parameter);
+ScalingMap parseScalingMap(const std::string& name, const std::string& parameter);
+
+struct ColumnScaling {
+  double lo = 0;
+  double hi = 1;  // hi > lo; kSymmetric and kSignedLog: lo = −hi
+  ScalingMap map = ScalingMap::kMinMax;
+  ScalingPath path = ScalingPath::kDeclared;
+};
+// The former name: a declared public range [lo, hi] is a min–max ColumnScaling.
+using ColumnRange = ColumnScaling;
+
+// The one per-value function: training (Dataset::preprocess) and prediction (the same, on a
+// Dataset declared with the released scalings) both call it. Computed in double, rounded once.
+double applyScaling(double x, const ColumnScaling& s) noexcept;
+inline float applyScaling(float x, const ColumnScaling& s) noexcept {
+  return static_cast<float>(applyScaling(static_cast<double>(x), s));
+}
+// sign(x)·log1p(|x|)
+double signedLog(double x) noexcept;
+
+// The public bin grid shared by every column: edges 0, ±10^(j/p) for p = binsPerDecade bins per
+// decade from 1e-6 to 1e9, i.e. the bins (−∞, −1e9), …, [−1e-6, 1e-6), …, [1e9, ∞).
+// Data-independent by construction. p ∈ {1, 2, 4}; the default grid is p = 4 (122 edges).
+inline constexpr int kDefaultBinsPerDecade = 4;
+const std::vector<double>& rangeBinEdges(int binsPerDecade = kDefaultBinsPerDecade);  // ascending
+std::size_t rangeBinCount(int binsPerDecade = kDefaultBinsPerDecade);                 // edges + 1
+std::size_t rangeBinIndex(double x, int binsPerDecade = kDefaultBinsPerDecade);       // x's bin
+
+// Exact counts of all d columns over the grid (d × bins, column j at [j·bins, (j+1)·bins)).
+std::vector<double> columnHistograms(const float* x, std::size_t n, std::size_t stride,
+                                     std::size_t d, int binsPerDecade = kDefaultBinsPerDecade);
 
 // Noisy histograms of all d columns at once (row-major raw data, `stride` ≥ d). Replacing one row
 // moves one unit of count between two bins in every column, so the L2 sensitivity of the whole
 // d × bins count vector is √(2d); each count gets N(0, σ²) with σ = √(2d)/μ (μ-GDP).
 // Returns d × bins noisy counts, column-major per column (column j at [j·bins, (j+1)·bins)).
 std::vector<double> noisyColumnHistograms(const float* x, std::size_t n, std::size_t stride,
-                                          std::size_t d, double mu, random::Generator& g);
+                                          std::size_t d, double mu, random::Generator& g,
+                                          int binsPerDecade = kDefaultBinsPerDecade);
+double histogramSigma(std::size_t d, double mu);  // √(2d)/μ
 
-// Post-processing of the noisy histograms (no further privacy cost): a bin is occupied when its
-// noisy count exceeds τ = kRangeThresholdSds·σ (4σ: a spurious far bin has probability ≈ 3e-5
-// per bin); the range spans the first to the last occupied bin; with none occupied, the bin of
-// the largest noisy count. Overflow bins are capped at ±1e9.
-inline constexpr double kRangeThresholdSds = 4.0;
-std::vector<ColumnRange> rangesFromNoisyHistograms(const std::vector<double>& noisy,
-                                                   std::size_t d, double sigma);
+// How the noisy histograms become scalings: post-processing only (no privacy cost); every
+// constant is public. Chosen by measurement (bench/scaling/run.sh, docs/SCALING.md):
+//  1. A bin is supported when its noisy count exceeds 4σ (a pure-noise bin passes with
+//     probability 3.2e-5; 123 bins a column). Failing that, the zero bin alone — one bin named in
+//     advance, not a search — is supported at 3σ (1.3e-3): sparse and 0/1 columns at small n.
+//     No supported bin: the column gets the public fallback transform,
+//     x ↦ sign(x)·log1p(|x|)/log1p(1e9) — never a range read off a noise-selected bin. A column
+//     supported only by an overflow bin (|x| ≥ 1e9) falls back too.
+//  2. The span runs from the first to the last supported bin. Then, with lower levels for bins
+//     that the 4σ test already points at: a span on one side of 0 takes in its mirror image when
+//     the mirror bins' noisy counts sum to more than 2σ·√(span's bins) (a centred column whose
+//     other half fell below 4σ; one test per column, so a column without that half passes it with
+//     probability 2.3% and then only maps by x/hi instead of min–max); the span takes in 0 when
+//     the zero bin passes 3σ; a span that straddles 0 grows through adjacent bins above 2σ.
+//  3. Ends: the zero bin [−1e-6, 1e-6) ends a span at 0 exactly; a span of the zero bin alone,
+//     or from it to the bin holding 1, [1, 10^¼), is [0, 1]: a 0/1 column maps to {0, 1} whether
+//     its ones passed the threshold or not.
+//  4. Map: a span with lo < 0 ≤ hi maps symmetrically, x ↦ clamp(x/a, −1, 1) with
+//     a = max(−lo, hi) (0 stays 0); any other span by min–max to [0, 1], a span of one bin widened
+//     by half a bin on each side (×10^⅛ in magnitude) so that it keeps most of its column's rows.
+inline constexpr double kRangeThresholdSds = 4.0;  // detection
+inline constexpr double kRangeSecondSds = 2.0;     // mirror image (summed), growth across 0
+inline constexpr double kRangeZeroSds = 3.0;       // the zero bin (alone, or joining a span)
+double fallbackScale();  // log1p(1e9) ≈ 20.72: the grid's extent [−1e9, 1e9] maps onto [−1, 1]
+ColumnScaling fallbackScaling();  // {−fallbackScale(), fallbackScale(), kSignedLog, kFallback}
 
-// Both steps: μ-GDP private ranges of the d columns.
-std::vector<ColumnRange> estimatePrivateRanges(const float* x, std::size_t n, std::size_t stride,
-                                               std::size_t d, double mu, random::Generator& g);
+// One scaling per column (path kPrivate or kFallback) from d × bins noisy counts with noise σ,
+// on the default grid.
+std::vector<ColumnScaling> scalingsFromNoisyHistograms(const std::vector<double>& noisy,
+                                                       std::size_t d, double sigma);
 
-void validateRanges(const std::vector<ColumnRange>& ranges, std::size_t features);
+// Both steps: μ-GDP private scalings of the d columns (the trainer's call; `estimatePrivateRanges`
+// is the former name).
+std::vector<ColumnScaling> estimatePrivateScalings(const float* x, std::size_t n,
+                                                   std::size_t stride, std::size_t d, double mu,
+                                                   random::Generator& g);
+inline std::vector<ColumnScaling> estimatePrivateRanges(const float* x, std::size_t n,
+                                                        std::size_t stride, std::size_t d,
+                                                        double mu, random::Generator& g) {
+  return estimatePrivateScalings(x, n, stride, d, mu, g);
+}
+
+// Empty, or one valid scaling per feature: finite, hi > lo, lo = −hi for the symmetric and
+// signed-log maps. BAD_PARAMETER names columnRanges[j].
+void validateRanges(const std::vector<ColumnScaling>& ranges, std::size_t features);
 
 }  // namespace dpmargin::learn

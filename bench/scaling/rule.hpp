@@ -1,0 +1,73 @@
+// Benchmark helper: a CandidateRule (candidates.hpp) from a compact text of '/'-separated fields,
+// e.g. "fs20.7/mir2/mirsum1/zero3/ext2/split1/zohi1/onetop1/padf0.5/zprim1" (≈ the library's
+// rule). Unnamed fields keep the CandidateRule defaults. Fields:
+//   bpd (bins per decade), z (threshold, σ), fw (family-wise α), fb (signed-log fallback; 0: the
+//   old largest noisy bin), fs (fallback scale), zo (zero-only span → fallback);
+//   mir (mirror threshold, σ), mirsum (mirror test on the summed bins), zero (zero-bin level, σ),
+//   zprim (the zero bin supported alone at that level), ext (extension threshold, σ), split
+//   (extension for symmetric spans, inner edges for min–max spans only);
+//   inner (inner edges), zohi (hi of a zero-only span), zit / onetop (top of spans from 0),
+//   mass / msd / cap (noisy-mass support test), pad / padf / padspan (widening of narrow spans);
+//   sym (symmetric map for spans straddling 0), ratio (symmetric map for every span).
+// Names: "old" is the rule before this work (fb0/sym0); "library" the rule the core implements
+// (scalingsFromNoisyHistograms; `scaling_coverage check=1 rule=library` checks they agree);
+// "default" the CandidateRule defaults.
+#pragma once
+
+#include <cctype>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+
+#include "candidates.hpp"
+
+namespace dpmargin::bench {
+
+inline CandidateRule parseRule(const std::string& text) {
+  CandidateRule r;
+  if (text.empty() || text == "default") return r;
+  if (text == "library") return parseRule(
+      "fs20.72326583794641/mir2/mirsum1/zero3/ext2/split1/zohi1/onetop1/padf0.5/zprim1");
+  if (text == "old") {
+    r.fallback = false;
+    r.symmetric = false;
+    return r;
+  }
+  std::stringstream in(text);
+  std::string tok;
+  while (std::getline(in, tok, '/')) {
+    std::size_t k = 0;
+    while (k < tok.size() && std::isalpha(static_cast<unsigned char>(tok[k]))) ++k;
+    const std::string key = tok.substr(0, k);
+    const double v = std::stod(tok.substr(k));
+    if (key == "bpd") r.binsPerDecade = int(v);
+    else if (key == "z") r.thresholdSds = v;
+    else if (key == "fw") r.familyAlpha = v;
+    else if (key == "ext") r.extendSds = v;
+    else if (key == "mir") r.mirrorSds = v;
+    else if (key == "mirsum") r.mirrorSum = v != 0;
+    else if (key == "zero") r.zeroSds = v;
+    else if (key == "inner") r.innerEdges = v != 0;
+    else if (key == "zohi") r.zeroOnlyHi = v;
+    else if (key == "zit") r.zeroInnerTop = v != 0;
+    else if (key == "onetop") r.oneTop = v != 0;
+    else if (key == "zprim") r.zeroPrimary = v != 0;
+    else if (key == "mass") r.massShare = v;
+    else if (key == "msd") r.massSds = v;
+    else if (key == "cap") r.growCap = int(v);
+    else if (key == "pad") r.pad = int(v);
+    else if (key == "padf") r.padFrac = v;
+    else if (key == "padunless") r.padUnlessSds = v;
+    else if (key == "padspan") r.padSpan = int(v);
+    else if (key == "split") r.splitByMap = v != 0;
+    else if (key == "sym") r.symmetric = v != 0;
+    else if (key == "ratio") r.ratio = v != 0;
+    else if (key == "fb") r.fallback = v != 0;
+    else if (key == "fs") r.fallbackScale = v;
+    else if (key == "zo") r.zeroOnlyFallback = v != 0;
+    else throw std::runtime_error("unknown rule field " + key);
+  }
+  return r;
+}
+
+}  // namespace dpmargin::bench

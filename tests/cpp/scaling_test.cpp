@@ -1,0 +1,410 @@
+// Column scaling (SPEC §3, docs/SCALING.md): the per-value maps, the replace-one sensitivity of
+// the column histograms, their noise scale, the public fallback when the noise supports no range,
+// the symmetric map of centred columns, the path released per column, and that prediction applies
+// exactly the transform training applied.
+#include <gtest/gtest.h>
+
+#include <array>
+#include <cmath>
+#include <string>
+#include <random>
+#include <vector>
+
+#include "dpmargin/error.hpp"
+#include "dpmargin/learn/ranges.hpp"
+#include "dpmargin/learn/trainer.hpp"
+#include "dpmargin/run/run.hpp"
+#include "expect_error.hpp"
+#include "random_stats.hpp"
+#include "synthetic.hpp"
+
+namespace dpmargin::learn {
+namespace {
+
+// A table with columns of very different kinds: raw units, centred, sparse, binary, negative,
+// and spread thinly over the whole grid (±10^u, u uniform in [−6, 9]).
+std::vector<float> mixedTable(std::size_t n, std::size_t d, std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::normal_distribution<double> z;
+  std::uniform_real_distribution<double> u(-6, 9);
+  std::vector<float> x(n * d);
+  for (std::size_t i = 0; i < n; ++i) {
+    for (std::size_t j = 0; j < d; ++j) {
+      double v = 0;
+      switch (j % 6) {
+        case 5: v = (i % 2 ? 1 : -1) * std::pow(10.0, u(rng)); break;
+        case 0: v = std::exp(6 + z(rng)); break;           // raw units, log-normal
+        case 1: v = 0.2 * z(rng); break;                   // centred
+        case 2: v = z(rng) > 1.5 ? std::abs(z(rng)) : 0; break;  // sparse
+        case 3: v = z(rng) > 0 ? 1 : 0; break;             // binary
+        case 4: v = -std::exp(z(rng)); break;              // negative
+      }
+      x[i * d + j] = static_cast<float>(v);
+    }
+  }
+  return x;
+}
+
+TEST(ApplyScaling, EveryMapByItsFormula) {
+  const ColumnScaling minMax{2, 6, ScalingMap::kMinMax, ScalingPath::kPrivate};
+  EXPECT_EQ(applyScaling(4.0, minMax), 0.5);
+  EXPECT_EQ(applyScaling(-9.0, minMax), 0.0);  // clamped
+  EXPECT_EQ(applyScaling(9.0, minMax), 1.0);
+  const ColumnScaling sym{-4, 4, ScalingMap::kSymmetric, ScalingPath::kPrivate};
+  EXPECT_EQ(applyScaling(0.0, sym), 0.0);  // 0 stays 0
+  EXPECT_EQ(applyScaling(2.0, sym), 0.5);
+  EXPECT_EQ(applyScaling(-2.0, sym), -0.5);
+  EXPECT_EQ(applyScaling(-9.0, sym), -1.0);  // clamped
+  EXPECT_EQ(applyScaling(9.0, sym), 1.0);
+  const ColumnScaling slog{-2, 2, ScalingMap::kSignedLog, ScalingPath::kFallback};
+  EXPECT_EQ(applyScaling(0.0, slog), 0.0);
+  EXPECT_DOUBLE_EQ(applyScaling(std::exp(4.0) - 1, slog), 2.0);
+  EXPECT_DOUBLE_EQ(applyScaling(-(std::exp(4.0) - 1), slog), -2.0);  // odd, not clamped
+  EXPECT_DOUBLE_EQ(applyScaling(3e38, slog), std::log1p(3e38) / 2);   // finite for every float
+  EXPECT_EQ(applyScaling(2.5f, sym), static_cast<float>(2.5 / 4));  // float overload: one rounding
+}
+
+TEST(ApplyScaling, NamesRoundTripAndBadOnesAreNamed) {
+  for (ScalingPath p : {ScalingPath::kDeclared, ScalingPath::kPrivate, ScalingPath::kFallback}) {
+    EXPECT_EQ(parseScalingPath(scalingPathName(p), "path"), p);
+  }
+  for (ScalingMap m : {ScalingMap::kMinMax, ScalingMap::kSymmetric, ScalingMap::kSignedLog}) {
+    EXPECT_EQ(parseScalingMap(scalingMapName(m), "map"), m);
+  }
+  try {
+    (void)parseScalingMap("log", "preprocessing.columnScaling[3].map");
+    ADD_FAILURE();
+  } catch (const Error& e) {
+    EXPECT_EQ(e.parameter(), "preprocessing.columnScaling[3].map");
+  }
+  EXPECT_THROW((void)parseScalingPath("public", "p"), Error);
+}
+
+TEST(ApplyScaling, ValidationChecksEveryMap) {
+  EXPECT_NO_THROW(validateRanges({{-1, 1, ScalingMap::kSymmetric}, {-3, 3, ScalingMap::kSignedLog}}, 2));
+  try {
+    validateRanges({{0, 1}, {-1, 2, ScalingMap::kSymmetric}}, 2);
+    ADD_FAILURE();
+  } catch (const Error& e) {
+    EXPECT_EQ(e.parameter(), "columnRanges[1].lo");
+  }
+  EXPECT_THROW(validateRanges({{1, -1, ScalingMap::kSymmetric}}, 1), Error);
+  EXPECT_THROW(validateRanges({{0, 1, ScalingMap(7)}}, 1), Error);
+  EXPECT_THROW(validateRanges({{0, 1, ScalingMap::kMinMax, ScalingPath(9)}}, 1), Error);
+}
+
+// Replace-one: the exact counts of the d columns move by at most √(2d) in L2 (one unit out of one
+// bin and into another, per column), with equality when every column changes bin. Checked over
+// every replacement of 40 rows by 40 others of a mixed table (1600 pairs), on the three grids.
+TEST(ScalingHistograms, ReplaceOneMovesCountsByAtMostSqrt2d) {
+  const std::size_t n = 40, d = 12;
+  const std::vector<float> x = mixedTable(n, d, 3), other = mixedTable(n, d, 4);
+  for (int grid : {1, 2, 4}) {
+    const std::vector<double> base = columnHistograms(x.data(), n, d, d, grid);
+    double largest = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+      for (std::size_t k = 0; k < n; ++k) {
+        std::vector<float> y = x;
+        std::copy(other.begin() + long(k * d), other.begin() + long((k + 1) * d), y.begin() + long(i * d));
+        const std::vector<double> moved = columnHistograms(y.data(), n, d, d, grid);
+        double sq = 0, total = 0;
+        for (std::size_t c = 0; c < base.size(); ++c) {
+          sq += (moved[c] - base[c]) * (moved[c] - base[c]);
+          total += moved[c];
+        }
+        EXPECT_EQ(total, double(n * d));
+        EXPECT_LE(std::sqrt(sq), std::sqrt(2.0 * d) + 1e-12);
+        largest = std::max(largest, std::sqrt(sq));
+      }
+    }
+    // Attained when every value moves to another bin (here: to ∓1e4): the bound is tight, and an
+    // add/remove-style √d would under-state it.
+    std::vector<float> y = x;
+    for (std::size_t j = 0; j < d; ++j) y[j] = x[j] >= 0 ? -1e4f : 1e4f;
+    const std::vector<double> moved = columnHistograms(y.data(), n, d, d, grid);
+    double sq = 0;
+    for (std::size_t c = 0; c < base.size(); ++c) sq += (moved[c] - base[c]) * (moved[c] - base[c]);
+    EXPECT_DOUBLE_EQ(std::sqrt(sq), std::sqrt(2.0 * d));
+    EXPECT_LE(largest, std::sqrt(2.0 * d));
+    EXPECT_GT(std::sqrt(sq), std::sqrt(double(d)));
+  }
+}
+
+// Noise scale: (noisy − exact)/σ with σ = √(2d)/μ is N(0, 1). Kolmogorov–Smirnov with the DKW
+// critical value at α = 1e-6 (rigorous for every N) over 40 draws × d × bins = 39,360 values, and
+// the same statistic against the wrong scales √d/μ and √(2d)/μ·√2 must exceed it (power).
+TEST(ScalingHistograms, NoiseIsGaussianWithSigmaSqrt2dOverMu) {
+  const std::size_t n = 30, d = 8;
+  const std::vector<float> x = mixedTable(n, d, 8);
+  const double mu = 0.37;
+  const std::vector<double> exact = columnHistograms(x.data(), n, d, d);
+  auto g = random::Generator::seeded(2024);
+  std::vector<double> standardised, asIfAddRemove, asIfDoubled;
+  const double sigma = histogramSigma(d, mu);
+  EXPECT_DOUBLE_EQ(sigma, std::sqrt(2.0 * d) / mu);
+  for (int draw = 0; draw < 40; ++draw) {
+    const std::vector<double> noisy = noisyColumnHistograms(x.data(), n, d, d, mu, g);
+    ASSERT_EQ(noisy.size(), exact.size());
+    for (std::size_t c = 0; c < noisy.size(); ++c) {
+      const double e = noisy[c] - exact[c];
+      standardised.push_back(e / sigma);
+      asIfAddRemove.push_back(e / (std::sqrt(double(d)) / mu));
+      asIfDoubled.push_back(e / (std::sqrt(2.0) * sigma));
+    }
+  }
+  auto phi = [](double v) { return 0.5 * std::erfc(-v / std::sqrt(2.0)); };
+  const double critical = testing::ksCritical(standardised.size(), testing::kAlpha);
+  EXPECT_LT(testing::ksStatistic(standardised, phi), critical);
+  EXPECT_GT(testing::ksStatistic(asIfAddRemove, phi), critical);
+  EXPECT_GT(testing::ksStatistic(asIfDoubled, phi), critical);
+}
+
+// "Knows when it does not know": with no bin above 4σ (and the zero bin below 3σ) the column gets
+// the public signed-log transform, whatever the noisy counts are — never a range read off the
+// largest noisy bin (the old rule, which erased columns at small n).
+TEST(ScalingFallback, NoSupportedBinGivesThePublicTransformNeverANoiseBin) {
+  const std::size_t bins = rangeBinCount(), d = 50;
+  const double sigma = 10;
+  std::mt19937_64 rng(1);
+  std::normal_distribution<double> z;
+  std::vector<double> noisy(d * bins);
+  for (std::size_t j = 0; j < d; ++j) {
+    for (std::size_t b = 0; b < bins; ++b) noisy[j * bins + b] = std::min(3.9, z(rng)) * sigma;
+    noisy[j * bins + (j * 7) % bins] = 3.99 * sigma;  // a tall noise bin, below 4σ, anywhere
+    noisy[j * bins + bins / 2] = std::min(noisy[j * bins + bins / 2], 2.99 * sigma);  // zero: < 3σ
+  }
+  const auto s = scalingsFromNoisyHistograms(noisy, d, sigma);
+  for (std::size_t j = 0; j < d; ++j) {
+    EXPECT_EQ(s[j].path, ScalingPath::kFallback) << j;
+    EXPECT_EQ(s[j].map, ScalingMap::kSignedLog) << j;
+    EXPECT_EQ(s[j].lo, -fallbackScale());
+    EXPECT_EQ(s[j].hi, fallbackScale());
+  }
+  // Just above 4σ the bin is supported: the threshold is exactly kRangeThresholdSds·σ.
+  std::vector<double> one(bins, 0.0);
+  one[rangeBinIndex(5.0)] = 4.0 * sigma * (1 + 1e-12);
+  EXPECT_EQ(scalingsFromNoisyHistograms(one, 1, sigma)[0].path, ScalingPath::kPrivate);
+  one[rangeBinIndex(5.0)] = 4.0 * sigma;
+  EXPECT_EQ(scalingsFromNoisyHistograms(one, 1, sigma)[0].path, ScalingPath::kFallback);
+  // The zero bin alone (named in advance, not searched for) is supported above 3σ: [0, 1].
+  std::vector<double> zeros(bins, 0.0);
+  zeros[bins / 2] = 3.0 * sigma * (1 + 1e-12);
+  const ColumnScaling zs = scalingsFromNoisyHistograms(zeros, 1, sigma)[0];
+  EXPECT_EQ(zs.path, ScalingPath::kPrivate);
+  EXPECT_EQ(zs.lo, 0.0);
+  EXPECT_EQ(zs.hi, 1.0);
+  zeros[bins / 2] = 3.0 * sigma;
+  EXPECT_EQ(scalingsFromNoisyHistograms(zeros, 1, sigma)[0].path, ScalingPath::kFallback);
+  // A column that only an overflow bin (|x| ≥ 1e9) supports falls back too.
+  std::vector<double> overflow(bins, 0.0);
+  overflow[bins - 1] = 1e6;
+  EXPECT_EQ(scalingsFromNoisyHistograms(overflow, 1, 1.0)[0].path, ScalingPath::kFallback);
+  // End to end: 12 rows at μ = 0.05 (σ ≈ 100) support nothing; every column falls back.
+  const std::vector<float> x = mixedTable(12, 5, 9);
+  auto g = random::Generator::seeded(77);
+  for (const ColumnScaling& c : estimatePrivateScalings(x.data(), 12, 5, 5, 0.05, g)) {
+    EXPECT_EQ(c.path, ScalingPath::kFallback);
+  }
+}
+
+// The fallback's public scale maps the grid's whole extent [−1e9, 1e9] onto [−1, 1].
+TEST(ScalingFallback, PublicScaleIsTheGridExtent) {
+  const ColumnScaling f = fallbackScaling();
+  EXPECT_EQ(f.path, ScalingPath::kFallback);
+  EXPECT_NEAR(applyScaling(1e9, f), 1.0, 1e-12);
+  EXPECT_NEAR(applyScaling(-1e9, f), -1.0, 1e-12);
+  EXPECT_EQ(applyScaling(0.0, f), 0.0);
+}
+
+// Symmetric columns map to symmetric intervals: a range straddling 0 becomes [−a, a] with
+// a = max(−lo, hi) and 0 ↦ 0; a one-sided range whose mirror bins sum to more than 2σ√k (a
+// centred column whose negative half fell below the threshold) straddles as well; a straddling
+// range grows through adjacent bins above 2σ; a non-negative column keeps min–max to [0, 1].
+TEST(ScalingSymmetric, CentredColumnsStayCentred) {
+  const std::size_t bins = rangeBinCount(), zero = bins / 2;
+  const double sigma = 1;
+  std::vector<double> noisy(5 * bins, 0.0);
+  auto at = [&](std::size_t j, double v) -> double& { return noisy[j * bins + rangeBinIndex(v)]; };
+  at(0, -0.5) = 100, at(0, 0.2) = 100;  // column 0: straddles 0
+  at(1, 0.15) = 100, at(1, -0.15) = 2.5;  // column 1: one side supported, its mirror above 2σ
+  at(2, 150) = 100, at(2, 400) = 100;   // column 2: non-negative raw units
+  at(3, 0.15) = 100, at(3, -0.15) = 1.9;  // column 3: one side, mirror below 2σ: one-sided
+  at(4, -0.5) = 100, at(4, 0.2) = 100;  // column 4: straddles, and grows through bins above 2σ
+  at(4, 0.5) = 3, at(4, 0.9) = 3, at(4, 3.0) = 3;  // 0.5 and 0.9 adjacent, 3.0 not
+  const auto s = scalingsFromNoisyHistograms(noisy, 5, sigma);
+  const auto& e = rangeBinEdges();
+  EXPECT_EQ(s[0].map, ScalingMap::kSymmetric);
+  EXPECT_DOUBLE_EQ(s[0].hi, -e[rangeBinIndex(-0.5) - 1]);  // a = |lower edge of −0.5's bin|
+  EXPECT_EQ(s[0].lo, -s[0].hi);
+  EXPECT_EQ(s[1].map, ScalingMap::kSymmetric);
+  EXPECT_DOUBLE_EQ(s[1].hi, e[rangeBinIndex(0.15)]);
+  EXPECT_EQ(s[2].map, ScalingMap::kMinMax);
+  EXPECT_DOUBLE_EQ(s[2].lo, e[rangeBinIndex(150.0) - 1]);
+  EXPECT_DOUBLE_EQ(s[2].hi, e[rangeBinIndex(400.0)]);
+  EXPECT_EQ(applyScaling(90.0f, s[2]), 0.0f);
+  EXPECT_EQ(applyScaling(600.0f, s[2]), 1.0f);
+  // Column 3: one bin on one side, min–max widened by half a bin (×10^⅛) on each side.
+  EXPECT_EQ(s[3].map, ScalingMap::kMinMax);
+  EXPECT_DOUBLE_EQ(s[3].lo, e[rangeBinIndex(0.15) - 1] / std::pow(10.0, 0.125));
+  EXPECT_DOUBLE_EQ(s[3].hi, e[rangeBinIndex(0.15)] * std::pow(10.0, 0.125));
+  EXPECT_EQ(s[4].map, ScalingMap::kSymmetric);
+  EXPECT_DOUBLE_EQ(s[4].hi, e[rangeBinIndex(0.9)]);  // grew through 0.5's and 0.9's bins
+  for (int j : {0, 1, 4}) {
+    EXPECT_EQ(s[j].path, ScalingPath::kPrivate);
+    EXPECT_EQ(applyScaling(0.0, s[j]), 0.0);
+    for (double v : {0.01, 0.1, 0.3, 2.0}) EXPECT_EQ(applyScaling(-v, s[j]), -applyScaling(v, s[j]));
+  }
+  EXPECT_EQ(zero, rangeBinIndex(0.0));
+}
+
+// The centred data of issue 14 end to end: unit-ball rows, estimated at ε = 1 with share 0.1 as
+// the trainer does. Every column maps symmetrically (or falls back, which is odd as well).
+TEST(ScalingSymmetric, UnitBallColumnsMapSymmetrically) {
+  const auto s = testing::makeSeparable(4000, 50, 0.1, 40, 21);
+  auto g = random::Generator::seeded(22);
+  const double mu = std::sqrt(0.1) * 0.268051;
+  const auto sc = estimatePrivateScalings(s.x.data(), s.n, s.d, s.d, mu, g);
+  for (const ColumnScaling& c : sc) {
+    EXPECT_TRUE(c.map == ScalingMap::kSymmetric || c.map == ScalingMap::kSignedLog)
+        << scalingMapName(c.map) << " [" << c.lo << ", " << c.hi << "]";
+    EXPECT_EQ(applyScaling(0.0, c), 0.0);
+  }
+}
+
+// Each column's path is part of the result: private estimates and fallbacks from the trainer,
+// "declared" for ranges the user declared.
+TEST(ScalingPaths, RecordedPerColumnByTheTrainer) {
+  const std::size_t n = 4000, d = 3;
+  std::mt19937_64 rng(5);
+  std::normal_distribution<double> z;
+  std::uniform_real_distribution<double> u(-6, 9);
+  Dataset data(n, d);
+  for (std::size_t i = 0; i < n; ++i) {
+    float* row = data.rowMajor() + i * data.stride();
+    row[0] = static_cast<float>(1000 + 50 * z(rng));  // raw units in two bins: supported
+    // ±10^u over the whole grid: ~33 rows a bin, far below 4σ ≈ 220 at ε = 0.5: no support.
+    row[1] = static_cast<float>((i % 2 ? 1 : -1) * std::pow(10.0, u(rng)));
+    row[2] = static_cast<float>(0.2 * z(rng));  // centred
+    data.labels()[i] = row[2] > 0 ? 1 : -1;
+  }
+  run::Options o;
+  o.epsilon = 0.5;
+  o.delta = 1e-5;
+  o.rangeShare = 0.1;
+  o.seed = 6;
+  Trainer t(data, run::resolve(o, n, d), random::Generator::seeded(6));
+  while (!t.advance(1u << 20)) {
+  }
+  const TrainResult& r = t.result();
+  ASSERT_EQ(r.ranges.size(), d);
+  EXPECT_TRUE(r.rangesPrivate);
+  EXPECT_EQ(r.ranges[0].path, ScalingPath::kPrivate);
+  EXPECT_EQ(r.ranges[0].map, ScalingMap::kMinMax);
+  EXPECT_EQ(r.ranges[1].path, ScalingPath::kFallback);
+  EXPECT_EQ(r.ranges[1].map, ScalingMap::kSignedLog);
+  EXPECT_EQ(r.ranges[2].path, ScalingPath::kPrivate);
+  EXPECT_EQ(r.ranges[2].map, ScalingMap::kSymmetric);
+
+  // Declared ranges keep their path and the min–max map (SPEC §3).
+  Dataset data2(n, d);
+  for (std::size_t i = 0; i < n; ++i) {
+    float* row = data2.rowMajor() + i * data2.stride();
+    row[0] = 1000, row[1] = 5, row[2] = i % 2 ? 0.5f : -0.5f;
+    data2.labels()[i] = i % 2 ? 1 : -1;
+  }
+  run::Options o2 = o;
+  o2.rangeShare.reset();
+  o2.columnRanges = std::vector<ColumnRange>{{900, 1100}, {0, 1e6}, {-1, 1}};
+  Trainer t2(data2, run::resolve(o2, n, d), random::Generator::seeded(7));
+  while (!t2.advance(1u << 20)) {
+  }
+  EXPECT_FALSE(t2.result().rangesPrivate);
+  for (const ColumnScaling& c : t2.result().ranges) {
+    EXPECT_EQ(c.path, ScalingPath::kDeclared);
+    EXPECT_EQ(c.map, ScalingMap::kMinMax);
+  }
+}
+
+// Prediction applies the released transform exactly: the released scalings, declared back the
+// way a model file does (columnRanges [lo, hi] + columnMaps, through run::resolvePreprocessing),
+// prepare the same raw rows to the same floats, bit for bit, for every map.
+TEST(ScalingPrediction, EqualsTrainingTimeApplication) {
+  const std::size_t n = 3000, d = 12;
+  const std::vector<float> raw = mixedTable(n, d, 11);
+  Dataset train(n, d);
+  for (std::size_t i = 0; i < n; ++i) {
+    std::copy(raw.begin() + long(i * d), raw.begin() + long((i + 1) * d), train.rowMajor() + i * train.stride());
+    train.labels()[i] = raw[i * d + 1] > 0 ? 1 : -1;
+  }
+  run::Options o;
+  o.epsilon = 1;
+  o.delta = 1e-5;
+  o.rangeShare = 0.1;
+  o.seed = 12;
+  Trainer t(train, run::resolve(o, n, d), random::Generator::seeded(12));
+  while (!t.advance(1u << 20)) {
+  }
+  const std::vector<ColumnScaling>& released = t.result().ranges;
+  bool maps[3] = {false, false, false};
+  for (const ColumnScaling& c : released) maps[int(c.map)] = true;
+  EXPECT_TRUE(maps[0] && maps[1] && maps[2]) << "the table should exercise all three maps";
+
+  // What a model file carries: the ranges as pairs and the maps as names.
+  run::Options file;
+  std::vector<std::array<double, 2>> pairs;
+  std::vector<std::string> names;
+  for (const ColumnScaling& c : released) {
+    pairs.push_back({c.lo, c.hi});
+    names.emplace_back(scalingMapName(c.map));
+  }
+  run::setOption(file, "columnRanges", run::Value::ofPairs(pairs));
+  run::setOption(file, "columnMaps", run::Value::ofTexts(names));
+  const Preprocessing q = run::resolvePreprocessing(file);
+  ASSERT_EQ(q.ranges.size(), d);
+  Dataset predict(n, d, /*labelled=*/false);
+  for (std::size_t i = 0; i < n; ++i) {
+    std::copy(raw.begin() + long(i * d), raw.begin() + long((i + 1) * d), predict.rowMajor() + i * predict.stride());
+  }
+  predict.validate(false);
+  predict.prepare(q);
+  const DataView a = train.view(), b = predict.view();
+  ASSERT_EQ(a.width, b.width);
+  for (std::size_t c = 0; c < n * a.width; ++c) ASSERT_EQ(a.x[c], b.x[c]) << c;
+  // And the score of the trained weights is the same on both.
+  EXPECT_EQ(countErrors(a, t.result().weights), countErrors(DataView{b.x, b.n, b.width, a.y}, t.result().weights));
+
+  // Read as min–max (the maps dropped), the same ranges prepare other rows.
+  run::Options minMax;
+  run::setOption(minMax, "columnRanges", run::Value::ofPairs(pairs));
+  Dataset wrong(n, d, /*labelled=*/false);
+  for (std::size_t i = 0; i < n; ++i) {
+    std::copy(raw.begin() + long(i * d), raw.begin() + long((i + 1) * d), wrong.rowMajor() + i * wrong.stride());
+  }
+  wrong.validate(false);
+  wrong.prepare(run::resolvePreprocessing(minMax));
+  bool differs = false;
+  for (std::size_t c = 0; c < n * a.width && !differs; ++c) differs = a.x[c] != wrong.view().x[c];
+  EXPECT_TRUE(differs);
+}
+
+// columnMaps: one known name per declared range, and only with declared ranges.
+TEST(ScalingOptions, ColumnMapsAreValidatedAndNamed) {
+  run::Options o;
+  run::setOption(o, "columnMaps", run::Value::ofTexts({"symmetric"}));
+  testing::expectBadParameter([&] { (void)run::resolvePreprocessing(o); }, "columnMaps");
+  run::setOption(o, "columnRanges", run::Value::ofPairs({{-1, 1}, {0, 2}}));
+  testing::expectBadParameter([&] { (void)run::resolvePreprocessing(o); }, "columnMaps");
+  testing::expectBadParameter(
+      [&] { run::setOption(o, "columnMaps", run::Value::ofTexts({"symmetric", "log"})); }, "columnMaps[1]");
+  testing::expectBadParameter([&] { run::setOption(o, "columnMaps", run::Value::ofNumber(1)); }, "columnMaps");
+  run::setOption(o, "columnMaps", run::Value::ofTexts({"symmetric", "signed-log"}));
+  testing::expectBadParameter([&] { (void)run::resolvePreprocessing(o); }, "columnRanges[1].lo");
+  run::setOption(o, "columnRanges", run::Value::ofPairs({{-1, 1}, {-2, 2}}));
+  const Preprocessing p = run::resolvePreprocessing(o);
+  EXPECT_EQ(p.ranges[0].map, ScalingMap::kSymmetric);
+  EXPECT_EQ(p.ranges[1].map, ScalingMap::kSignedLog);
+  EXPECT_EQ(p.ranges[1].path, ScalingPath::kDeclared);
+}
+
+}  // namespace
+}  // namespace dpmargin::learn
