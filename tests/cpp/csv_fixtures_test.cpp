@@ -1,11 +1,13 @@
-// The CSV fixture corpus of the TypeScript reader (tests/fixtures/csv/, manifest.json) through
-// the engine: with legacyCsvOptions() + planNumeric every file must give today's outcome (code,
-// line, column, parameter, message fragment; rows, columns, delimiter, feature names,
-// positive, imputed). With the engine's defaults only the documented deviations may differ.
+// The package's CSV fixture corpus (tests/fixtures/csv/, manifest.json) through the core's
+// production path (run::CsvRun), and a few files value by value through the engine.
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <map>
+
+#include "dpmargin/node.hpp"
+#include "dpmargin/run/run.hpp"
 
 #include "csv_test_util.hpp"
 
@@ -19,106 +21,120 @@ json manifest(const std::string& folder) {
   return json::parse(readFile(fixturePath(folder, "manifest.json")));
 }
 
-NumericReadOptions readOptions(const json& o) {
-  NumericReadOptions r;
-  if (o.contains("label")) r.label = o["label"].get<std::string>();
-  if (o.contains("positive")) r.positive = o["positive"].get<std::string>();
-  if (o.contains("features")) r.features = o["features"].get<std::vector<std::string>>();
-  if (o.contains("ignore")) r.ignore = o["ignore"].get<std::vector<std::string>>();
-  if (o.contains("missing")) r.impute = o["missing"]["impute"].get<float>();
-  if (o.contains("maxBytes")) r.maxBytes = o["maxBytes"].get<double>();
-  if (o.contains("requireBothClasses")) r.requireBothClasses = o["requireBothClasses"].get<bool>();
-  return r;
+// The manifest's options as the core's option values (what the bindings build from JS).
+dpmargin::Node toNode(const json& j) {
+  using dpmargin::Node;
+  if (j.is_boolean()) return Node::ofBoolean(j.get<bool>());
+  if (j.is_number()) return Node::ofNumber(j.get<double>());
+  if (j.is_string()) return Node::ofText(j.get<std::string>());
+  if (j.is_array()) {
+    std::vector<Node> items;
+    for (const auto& x : j) items.push_back(toNode(x));
+    return Node::ofList(std::move(items));
+  }
+  if (j.is_object()) {
+    std::vector<std::pair<std::string, Node>> fields;
+    for (const auto& [k, v] : j.items()) fields.emplace_back(k, toNode(v));
+    return Node::ofObject(std::move(fields));
+  }
+  return Node::ofOther("null");
 }
 
-CsvOptions legacyOptions(const json& o) {
-  CsvOptions c = legacyCsvOptions();
-  if (o.contains("delimiter")) c.delimiter = o["delimiter"].get<std::string>()[0];
-  return c;
+dpmargin::run::Value toValue(const json& j) {
+  using dpmargin::run::Value;
+  if (j.is_boolean()) return Value::ofBoolean(j.get<bool>());
+  if (j.is_number()) return Value::ofNumber(j.get<double>());
+  if (j.is_string()) return Value::ofText(j.get<std::string>());
+  if (j.is_array() && std::all_of(j.begin(), j.end(), [](const json& x) { return x.is_string(); })) {
+    return Value::ofTexts(j.get<std::vector<std::string>>());
+  }
+  return Value::ofNode(toNode(j));
 }
 
-void expectManifest(const std::string& file, const Outcome& out, const json& expected) {
-  SCOPED_TRACE(file + ": " + out.describe().substr(0, 600));
-  if (expected.contains("code")) {
-    ASSERT_FALSE(out.ok);
-    EXPECT_EQ(out.codeName(), expected["code"].get<std::string>());
-    if (expected.contains("line")) {
-      EXPECT_EQ(out.location.line, expected["line"].get<int>());
-    }
-    if (expected.contains("column")) {
-      EXPECT_GE(out.location.columnIndex, 0);
-      EXPECT_EQ(out.location.column, expected["column"].get<std::string>());
-    }
-    if (expected.contains("message")) {
-      EXPECT_NE(out.message.find(expected["message"].get<std::string>()), std::string::npos);
-    }
-    if (expected.contains("parameter")) {
-      EXPECT_EQ(out.parameter, expected["parameter"].get<std::string>());
-    }
-    return;
+// One manifest entry as trainCsv reads it (seeded, 5 iterations): the run's outcome in words,
+// fed in `piece`-byte pieces (0: whole).
+struct RunOutcome {
+  bool ok = false;
+  std::string code, parameter, message;
+  std::uint64_t rows = 0;
+  std::size_t features = 0;
+  std::string delimiter;
+  std::string describe() const {
+    return ok ? "OK rows=" + std::to_string(rows) + " features=" + std::to_string(features) + " delimiter=" + delimiter
+              : code + " [" + parameter + "] " + message;
   }
-  ASSERT_TRUE(out.ok);
-  EXPECT_EQ(out.scan.rows, expected["rows"].get<std::uint64_t>());
-  EXPECT_EQ(out.width, expected["columns"].get<std::size_t>());
-  EXPECT_EQ(std::string(1, out.scan.dialect.delimiter), expected["delimiter"].get<std::string>());
-  if (expected.contains("featureNames")) {
-    std::string names;
-    for (const auto& n : expected["featureNames"]) names += n.get<std::string>() + ",";
-    EXPECT_NE(out.extra.find("features=" + names + " "), std::string::npos);
+};
+
+RunOutcome runEntry(const std::string& bytes, const json& options, std::size_t piece) {
+  using namespace dpmargin;
+  RunOutcome out;
+  try {
+    run::Options o;
+    o.epsilon = 1.0;
+    o.delta = 1e-5;
+    o.seed = 1;
+    o.maxIterations = 5;
+    for (const auto& [name, value] : options.items()) {
+      if (name == "requireBothClasses") continue;  // the package's own check (always true)
+      if (name == "missing" && value.is_object()) {  // the package's {impute: c}
+        run::setOption(o, "missing", run::Value::ofText("constant"));
+        run::setOption(o, "fill", run::Value::ofNumber(value["impute"].get<double>()));
+        continue;
+      }
+      run::setOption(o, name, toValue(value));
+    }
+    run::CsvRun r(std::move(o));
+    while (r.pass() != run::CsvRun::Pass::kDone) {
+      const std::size_t step = piece == 0 ? std::max<std::size_t>(bytes.size(), 1) : piece;
+      for (std::size_t i = 0; i < bytes.size(); i += step) r.feed(bytes.data() + i, std::min(step, bytes.size() - i));
+      r.endPass();
+    }
+    out.ok = true;
+    out.rows = r.dataset().rows();
+    out.features = r.dataset().features();
+    out.delimiter = std::string(1, r.scan().dialect.delimiter);
+  } catch (const Error& e) {
+    out.code = errorCodeName(e.code());
+    out.parameter = e.parameter();
+    out.message = e.what();
   }
-  if (expected.contains("positive")) {
-    EXPECT_NE(out.extra.find("positive=" + expected["positive"].get<std::string>() + " "),
-              std::string::npos);
-  }
-  if (expected.contains("imputed")) {
-    EXPECT_EQ(out.fill.imputed, expected["imputed"].get<std::uint64_t>());
-    EXPECT_NE(out.extra.find("imputed=" + std::to_string(expected["imputed"].get<int>())),
-              std::string::npos);
-  }
-  // Every cell was written, and the labels are ±1.
-  for (const float v : out.features) EXPECT_NE(v, -12345.0f);
-  for (const std::int32_t y : out.labels) EXPECT_TRUE(y == 1 || y == -1);
+  return out;
 }
 
-TEST(CsvFixtures, EveryFixtureAsTodaysReader) {
+// Every entry of the package's corpus through the production path natively (run::CsvRun, what
+// trainCsv drives): the manifest's outcome (code, line, column, parameter, message fragment;
+// rows, feature columns, delimiter), the same in 1-, 3- and 7-byte pieces. The Jest suite
+// checks the same manifest through the API, Blobs and the CLI.
+TEST(CsvFixtures, EveryFixtureThroughTheRun) {
   const json m = manifest("csv");
-  ASSERT_EQ(m.size(), 66u);
-  for (const auto& [file, entry] : m.items()) {
-    const std::string bytes = readFile(fixturePath("csv", file));
-    const Outcome out = readNumeric(bytes, legacyOptions(entry["options"]),
-                                    readOptions(entry["options"]), 0);
-    expectManifest(file, out, entry["expected"]);
-  }
-}
-
-// Where the engine's defaults (decimal comma detection, missing tokens, '|') change today's
-// outcome, and what they give instead (docs/CSV.md, "Differences from the TypeScript reader").
-TEST(CsvFixtures, EngineDefaultsDifferOnlyWhereDocumented) {
-  const json m = manifest("csv");
-  const std::map<std::string, std::string> deviations = {
-      // "0,5;1,5" in a ';' file: decimal commas, detected.
-      {"semicolon_decimal_comma.csv", "OK"},
-      // "NaN" is a missing-value token by default.
-      {"nan.csv", "MISSING_VALUE line 2 b"},
-  };
-  for (const auto& [file, entry] : m.items()) {
-    const std::string bytes = readFile(fixturePath("csv", file));
-    CsvOptions defaults;
-    if (entry["options"].contains("delimiter")) {
-      defaults.delimiter = entry["options"]["delimiter"].get<std::string>()[0];
+  ASSERT_GE(m.size(), 70u);
+  for (const auto& [key, entry] : m.items()) {
+    const std::string bytes = readFile(fixturePath("csv", entry.value("file", key)));
+    const RunOutcome out = runEntry(bytes, entry["options"], 0);
+    SCOPED_TRACE(key + ": " + out.describe().substr(0, 600));
+    const json& expected = entry["expected"];
+    if (expected.contains("code")) {
+      ASSERT_FALSE(out.ok);
+      EXPECT_EQ(out.code, expected["code"].get<std::string>());
+      if (expected.contains("line")) {
+        EXPECT_NE(out.message.find("line " + std::to_string(expected["line"].get<int>())), std::string::npos);
+      }
+      if (expected.contains("column")) {
+        EXPECT_NE(out.message.find("column \"" + expected["column"].get<std::string>() + "\""), std::string::npos);
+      }
+      if (expected.contains("message")) {
+        EXPECT_NE(out.message.find(expected["message"].get<std::string>()), std::string::npos);
+      }
+      if (expected.contains("parameter")) EXPECT_EQ(out.parameter, expected["parameter"].get<std::string>());
+    } else {
+      ASSERT_TRUE(out.ok);
+      EXPECT_EQ(out.rows, expected["rows"].get<std::uint64_t>());
+      EXPECT_EQ(out.features, expected["columns"].get<std::size_t>());
+      EXPECT_EQ(out.delimiter, expected["delimiter"].get<std::string>());
     }
-    const Outcome engine = readNumeric(bytes, defaults, readOptions(entry["options"]), 0);
-    const auto deviation = deviations.find(file);
-    if (deviation == deviations.end()) {
-      expectManifest(file + " (engine defaults)", engine, entry["expected"]);
-      continue;
+    for (const std::size_t piece : {1u, 3u, 7u}) {
+      EXPECT_EQ(runEntry(bytes, entry["options"], piece).describe(), out.describe()) << piece << "-byte pieces";
     }
-    SCOPED_TRACE(file + ": " + engine.describe().substr(0, 400));
-    const std::string got =
-        engine.ok ? "OK"
-                  : engine.codeName() + " line " + std::to_string(engine.location.line) + " " +
-                        engine.location.column;
-    EXPECT_EQ(got, deviation->second);
   }
 }
 
