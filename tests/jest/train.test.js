@@ -231,6 +231,62 @@ describe("column ranges", () => {
     expect(accuracy).toBeGreaterThan(accUnscaled + 0.05);
   });
 
+  test("every released map (min-max, symmetric, signed-log) reaches the model file and predict", async () => {
+    // Column 0 centred (symmetric), column 1 one-sided (min-max), column 2 spread over 11
+    // decades at n = 300: no bin clears 4σ, so the public signed-log fallback.
+    const m = 300;
+    const f = new Float64Array(3 * m);
+    const y = new Int8Array(m);
+    for (let i = 0; i < m; i++) {
+      const a = (i % 2 ? 1 : -1) * (1 + 0.7 * (((i * 29) % 31) / 31));  // ±[1, 1.7): two bins
+      f[3 * i] = a;
+      f[3 * i + 1] = 5 + ((i * 37) % 100) / 10;
+      f[3 * i + 2] = 10 ** (-3 + (11 * ((i * 53) % 97)) / 97);
+      y[i] = a > 0 ? 1 : -1;
+    }
+    const data = { features: f, labels: y, columns: 3 };
+    const { model, report } = await dp.train(data, { epsilon: 1, delta: 1e-5, seed: 4 });
+    expect(report.columnScalings.map((c) => c.map)).toEqual(["symmetric", "min-max", "signed-log"]);
+    expect(report.columnScalings.map((c) => c.path)).toEqual(["private", "private", "fallback"]);
+    expect(report.columnScalings.map((c) => [c.lo, c.hi])).toEqual(report.columnRanges);
+    const file = model.toJSON();
+    expect(file.preprocessing.columnMaps).toEqual(["symmetric", "min-max", "signed-log"]);
+    const loaded = dp.modelFromJSON(JSON.stringify(file));
+    const scores = Array.from(model.predict(f).scores);
+    expect(Array.from(loaded.predict(f).scores)).toEqual(scores);
+    // The maps are applied: read as min-max, the same ranges give other scores.
+    const { columnMaps, ...minMaxOnly } = file.preprocessing;
+    const asMinMax = dp.modelFromJSON(JSON.stringify({ ...file, preprocessing: minMaxOnly }));
+    expect(Array.from(asMinMax.predict(f).scores)).not.toEqual(scores);
+    // A model file's maps are checked.
+    for (const bad of [["min-max"], ["min-max", "min-max", "log"], "symmetric"]) {
+      expect(() => dp.modelFromJSON(JSON.stringify({ ...file, preprocessing: { ...file.preprocessing, columnMaps: bad } })))
+        .toThrow(expect.objectContaining({ code: "BAD_MODEL" }));
+    }
+    expect(columnMaps).toHaveLength(3);
+  });
+
+  test("declared ranges take a map per column, validated", async () => {
+    const centred = { features: Float64Array.from([-2, 1, 2, -1, -1, 3, 1, -3]), labels: Int8Array.from([-1, 1, -1, 1]), columns: 2 };
+    const { report, model } = await dp.train(centred, {
+      epsilon: 1, delta: 1e-5, seed: 1, columnRanges: [[-2, 2], [-3, 3]], columnMaps: ["symmetric", "min-max"],
+    });
+    expect(report.columnScalings).toEqual([
+      { lo: -2, hi: 2, map: "symmetric", path: "declared" },
+      { lo: -3, hi: 3, map: "min-max", path: "declared" },
+    ]);
+    expect(model.toJSON().preprocessing.columnMaps).toEqual(["symmetric", "min-max"]);
+    const base = { epsilon: 1, delta: 1e-5 };
+    await expect(dp.train(centred, { ...base, columnMaps: ["symmetric", "min-max"] }))
+      .rejects.toMatchObject({ code: "BAD_PARAMETER", parameter: "columnMaps" });
+    await expect(dp.train(centred, { ...base, columnRanges: [[-2, 2], [-3, 3]], columnMaps: ["symmetric"] }))
+      .rejects.toMatchObject({ code: "BAD_PARAMETER", parameter: "columnMaps" });
+    await expect(dp.train(centred, { ...base, columnRanges: [[-2, 2], [-3, 3]], columnMaps: ["symmetric", "log"] }))
+      .rejects.toMatchObject({ code: "BAD_PARAMETER", parameter: "columnMaps[1]" });
+    await expect(dp.train(centred, { ...base, columnRanges: [[-1, 2], [-3, 3]], columnMaps: ["symmetric", "min-max"] }))
+      .rejects.toMatchObject({ code: "BAD_PARAMETER", parameter: "columnRanges[0].lo" });
+  });
+
   test("public ranges are applied as declared and validated", async () => {
     const { model, report } = await dp.train(raw, {
       epsilon: 2, delta: 1e-5, seed: 2, columnRanges: [[1000, 5000], [0, 1e-3]],

@@ -46,4 +46,4 @@ export function pick(o: Record<string, unknown>, names: readonly string[]): Core
 }
 
 /** The preprocessing options of the core's table (a model file and the profile use them). */
-export const PREPROCESSING_OPTIONS = ["intercept", "rowNormalization", "normBound", "columnRanges"] as const;
+export const PREPROCESSING_OPTIONS = ["intercept", "rowNormalization", "normBound", "columnRanges", "columnMaps"] as const;

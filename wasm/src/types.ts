@@ -67,6 +67,9 @@ export interface PreprocessingOptions {
    * data); otherwise `rangeShare` estimates them privately.
    */
   columnRanges?: [number, number][];
+  /** The per-value map of each declared range (default "min-max" for all): "symmetric" keeps a
+   *  centred column centred (x/hi, lo = −hi); "signed-log" compresses heavy tails. */
+  columnMaps?: ColumnMap[];
 }
 
 /** Options of {@link DpMargin.account}: everything is public — no data is needed. */
@@ -246,6 +249,10 @@ export interface TrainReport {
   /** Column ranges used for min–max scaling ([lo, hi] per feature), null when none; released
    *  with the model (private when `rangesPrivate`). */
   columnRanges: [number, number][] | null;
+  /** The same columns' scalings with their per-value map and how each was chosen (declared by
+   *  the user, private from the noisy histogram, or the public signed-log fallback where the
+   *  histogram supported no range; docs/SCALING.md), null when none. */
+  columnScalings: ColumnScaling[] | null;
   rangesPrivate: boolean;
   seeded: boolean;
   /** Present when seeded: outputs of a seeded run are not differentially private. */
@@ -265,4 +272,18 @@ export interface LocalRunInfo {
   /** Base runs made: the number of candidates (iter), K (privtune) or 1 (fixed). */
   runs: number;
   elapsedMs: number;
+}
+
+/** The per-value map of a column scaling: min-max clamp((x − lo)/(hi − lo), 0, 1); symmetric
+ *  clamp(x/hi, −1, 1) with lo = −hi; signed-log sign(x)·log1p(|x|)/hi with lo = −hi, unclamped. */
+export type ColumnMap = "min-max" | "symmetric" | "signed-log";
+
+/** One column's released scaling (docs/SCALING.md). */
+export interface ColumnScaling {
+  lo: number;
+  hi: number;
+  map: ColumnMap;
+  /** declared: a public range the user gave; private: supported by the noisy histogram (covered
+   *  by μ_ranges); fallback: no range was supported, the public signed-log transform. */
+  path: "declared" | "private" | "fallback";
 }

@@ -86,6 +86,29 @@ std::vector<learn::ColumnRange> ranges(const char* name, const Value& v) {
   return out;
 }
 
+std::vector<learn::ScalingMap> scalingMaps(const char* name, const Value& v) {
+  if (v.kind != Value::Kind::kTexts) wrongType(name, "an array of strings", v);
+  std::vector<learn::ScalingMap> out;
+  out.reserve(v.texts.size());
+  for (std::size_t j = 0; j < v.texts.size(); ++j) {
+    const std::string& t = v.texts[j];
+    bool found = false;
+    for (learn::ScalingMap m : {learn::ScalingMap::kMinMax, learn::ScalingMap::kSymmetric,
+                                learn::ScalingMap::kSignedLog}) {
+      if (t == learn::scalingMapName(m)) {
+        out.push_back(m);
+        found = true;
+      }
+    }
+    if (!found) {
+      const std::string item = std::string(name) + "[" + std::to_string(j) + "]";
+      throw Error(ErrorCode::kBadParameter, item,
+                  item + " must be one of \"min-max\", \"symmetric\", \"signed-log\", but is \"" + t + "\"");
+    }
+  }
+  return out;
+}
+
 std::string textValue(const char* name, const Value& v) {
   if (v.kind != Value::Kind::kText) wrongType(name, "a string", v);
   return v.text;
@@ -194,6 +217,11 @@ std::vector<OptionSpec> makeSpecs() {
       {"columnRanges", K::kRanges, S::kTrain, "preprocessing", "", none, "none",
        "public per-column ranges [lo, hi], one per feature (declare only public ranges)",
        [](Options& o, const Value& v) { o.columnRanges = ranges("columnRanges", v); }},
+      {"columnMaps", K::kTexts, S::kTrain, "preprocessing", "min-max|symmetric|signed-log", none,
+       "min-max for every declared range",
+       "per-value map of each columnRanges entry: min-max clamp((x − lo)/(hi − lo), 0, 1), "
+       "symmetric clamp(x/hi, −1, 1) or signed-log sign(x)·log1p(|x|)/hi (lo = −hi for both)",
+       [](Options& o, const Value& v) { o.columnMaps = scalingMaps("columnMaps", v); }},
       {"intercept", K::kBoolean, S::kTrain, "preprocessing", "", flag(true), "true",
        "append the constant feature 1 before the row operation",
        [](Options& o, const Value& v) { o.intercept = boolean("intercept", v); }},
@@ -477,6 +505,18 @@ learn::Preprocessing resolvePreprocessing(const Options& o) {
   p.rows = o.rowNormalization.value_or(learn::RowNormalization::kUnitNorm);
   p.normBound = o.normBound.value_or(kNormBound);
   p.ranges = o.columnRanges.value_or(std::vector<learn::ColumnRange>{});
+  if (o.columnMaps) {
+    if (p.ranges.empty()) {
+      throw Error(ErrorCode::kBadParameter, "columnMaps",
+                  "columnMaps must be unset unless columnRanges are declared, but is set");
+    }
+    if (o.columnMaps->size() != p.ranges.size()) {
+      throwBadParameter("columnMaps", "one map per columnRanges entry (" + std::to_string(p.ranges.size()) + ")",
+                        double(o.columnMaps->size()));
+    }
+    for (std::size_t j = 0; j < p.ranges.size(); ++j) p.ranges[j].map = (*o.columnMaps)[j];
+  }
+  learn::validateRanges(p.ranges, p.ranges.size());  // each range for its map; the count later
   learn::validatePreprocessing(p);
   return p;
 }

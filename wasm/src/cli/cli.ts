@@ -105,9 +105,10 @@ function parse(argv: string[], options: Flags, positionals: number) {
 }
 
 // The run options a command takes, from the core's table: scope "both" plus `scope`; ranges
-// are declared through the API, not on a command line.
+// (and the maps that go with them) are declared through the API, not on a command line.
+const apiOnly = (o: OptionInfo): boolean => o.type === "ranges" || o.name === "columnMaps";
 function optionFlags(dp: DpMargin, scope: "train" | "plan"): { flags: Flags; options: OptionInfo[] } {
-  const options = dp.options.filter((o) => (o.scope === "both" || o.scope === scope) && o.type !== "ranges");
+  const options = dp.options.filter((o) => (o.scope === "both" || o.scope === scope) && !apiOnly(o));
   const flags: Flags = { json: { type: "boolean" } };
   for (const o of options) {
     if (o.type === "boolean") flags[`no-${kebab(o.name)}`] = { type: "boolean" };  // defaults are true
@@ -161,7 +162,7 @@ function usage(dp: DpMargin | null): string {
   if (dp) {
     lines.push("", "options of train and account (defaults from the core):");
     for (const o of dp.options) {
-      if (o.type === "ranges" || o.scope === "table") continue;
+      if (apiOnly(o) || o.scope === "table") continue;
       const flag = o.type === "boolean" ? `--no-${kebab(o.name)}` : `--${kebab(o.name)} ${o.type === "choice" ? o.choices.join("|") : "X"}`;
       lines.push(`  ${flag.padEnd(40)} ${o.type === "boolean" ? "turn off: " : ""}${o.help}${o.defaultText === "required" ? " (required)" : ` (default: ${o.defaultText})`}${o.scope === "plan" ? " [account]" : o.scope === "train" ? " [train]" : ""}`);
     }

@@ -7,7 +7,7 @@ import type { CsvSource } from "../csv/source.js";
 import type { CsvReadOptions, SchemaFile } from "../csv/options.js";
 import { splitCsvOptions } from "../csv/options.js";
 import { runPasses } from "../csv/passes.js";
-import type { RowNormalization, TrainReport } from "../types.js";
+import type { ColumnMap, RowNormalization, TrainReport } from "../types.js";
 import { LIBRARY_VERSION } from "../version.js";
 import {
   claimsMulticlass, isMulticlassFile, multiclassFile, stackedWeights, validateMulticlass,
@@ -19,8 +19,10 @@ export interface ModelPreprocessing {
   intercept: boolean;
   rowNormalization: RowNormalization;
   normBound: number;
-  /** [lo, hi] per feature (min–max with clamping, applied first), or null. */
+  /** [lo, hi] per feature (applied first, by the map of `columnMaps`), or null. */
   columnRanges: [number, number][] | null;
+  /** The per-value map of each range (absent: min-max for every column). */
+  columnMaps?: ColumnMap[];
 }
 
 /** The label of a binary model: its column, its positive class, and (version 2) `classes:
@@ -46,8 +48,11 @@ export interface ModelFile {
   intercept: number | null;
   preprocessing: {
     intercept: boolean; rowNormalization: RowNormalization; normBound: number;
-    /** [lo, hi] per feature (min–max with clamping, applied first), or null. */
+    /** [lo, hi] per feature (applied first, by the map of `columnMaps`), or null. */
     columnRanges: [number, number][] | null;
+    /** The per-value map of each range, one per feature (absent: min-max for every column;
+     *  docs/MODEL_FORMAT.md). */
+    columnMaps?: ColumnMap[];
     /** True when the ranges were estimated privately (covered by privacy.muRanges). */
     rangesPrivate: boolean;
   };
@@ -222,6 +227,11 @@ export class Model<F extends AnyModelFile = ModelFile> {
     if (ranges !== null && (!Array.isArray(ranges) || ranges.length !== m.features.length
       || !allOf(ranges, (r): r is [number, number] => Array.isArray(r) && r.length === 2 && isFiniteNumber(r[0]) && isFiniteNumber(r[1]) && r[1] > r[0]))) {
       throw badModel(`preprocessing.columnRanges must be null or ${m.features.length} pairs [lo, hi] with hi > lo`);
+    }
+    const maps = p.columnMaps;
+    if (maps !== undefined && (ranges === null || !Array.isArray(maps) || maps.length !== m.features.length
+      || !allOf(maps, (x): x is ColumnMap => x === "min-max" || x === "symmetric" || x === "signed-log"))) {
+      throw badModel(`preprocessing.columnMaps must be absent, or with columnRanges ${m.features.length} of "min-max", "symmetric", "signed-log"`);
     }
     if (typeof p.rangesPrivate !== "boolean") throw badModel("preprocessing.rangesPrivate must be a boolean");
     if (!multiclass && (p.intercept ? !isFiniteNumber(m.intercept) : m.intercept !== null)) {

@@ -2,13 +2,15 @@
 // per class (class k against the rest), their selection records, and the class names. Kept
 // apart from model.ts, which holds what binary and multiclass models share.
 import { DpMarginError } from "../errors.js";
-import type { CandidateReport, RowNormalization, TrainReport } from "../types.js";
+import type { CandidateReport, ColumnMap, RowNormalization, TrainReport } from "../types.js";
 
 /** The preprocessing section of a model file (as in the binary ModelFile). */
 export interface ModelFilePreprocessing {
   intercept: boolean; rowNormalization: RowNormalization; normBound: number;
-  /** [lo, hi] per feature (min–max with clamping, applied first), or null. */
+  /** [lo, hi] per feature (applied first, by the map of `columnMaps`), or null. */
   columnRanges: [number, number][] | null;
+  /** The per-value map of each range (absent: min-max for every column). */
+  columnMaps?: ColumnMap[];
   /** True when the ranges were estimated privately (covered by privacy.muRanges). */
   rangesPrivate: boolean;
 }

@@ -44,6 +44,7 @@ export function buildReport(start: CoreTrainStart, result: CoreTrainResult, clas
     classes: perClass ? classes : null,
     perClass,
     columnRanges: result.columnRanges.length ? result.columnRanges : null,
+    columnScalings: result.columnScalings.length ? result.columnScalings : null,
     rangesPrivate: result.rangesPrivate,
     seeded: result.seeded,
     ...(result.seeded ? { warning: SEEDED_WARNING } : {}),

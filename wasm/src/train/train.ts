@@ -177,7 +177,10 @@ async function run(core: CoreModule, dataset: CoreDataset, c: Control, columns: 
     const model = Model.fromTraining(core, {
       problems: result.problems.map((p) => p.weights), columns, featureNames, report, label: table?.label ?? null,
       encoding: table?.encoding, schema: table?.schema,
-      preprocessing: { ...start.preprocessing, columnRanges: report.columnRanges },
+      preprocessing: {
+        ...start.preprocessing, columnRanges: report.columnRanges,
+        ...(report.columnScalings ? { columnMaps: report.columnScalings.map((s) => s.map) } : {}),
+      },
       ...(multiclass ? { multiclass } : {}),
     });
     return { model, report, local: buildLocal(result, now() - started) };

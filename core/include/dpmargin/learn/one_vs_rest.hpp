@@ -129,11 +129,7 @@ void describeOneVsRestResult(const OneVsRestResult& r, Writer& v) {
     p.numbers("weights", t.weights);
   });
   v.boolean("seeded", r.seeded);
-  std::vector<std::array<double, 2>> ranges;
-  ranges.reserve(r.ranges.size());
-  for (const ColumnRange& c : r.ranges) ranges.push_back({c.lo, c.hi});
-  v.numberPairs("columnRanges", ranges);
-  v.boolean("rangesPrivate", r.rangesPrivate);
+  describeScalings(r.ranges, r.rangesPrivate, v);
 }
 
 }  // namespace dpmargin::learn

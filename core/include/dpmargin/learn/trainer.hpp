@@ -205,6 +205,24 @@ class Trainer {
 // The public fields of a result and of a progress report (names as in the JS API and the CLI's
 // JSON; the field writer of plan::describePlan, plus v.numberPairs(name, pairs)). The result's
 // plan is written by the caller (plan::describePlan) where it is wanted.
+// The released column scalings: columnRanges [lo, hi] per feature (what a model file declares
+// back), columnScalings {lo, hi, map, path} per feature (the map is needed to predict; the path
+// says how each was chosen: declared, private, fallback), rangesPrivate.
+template <class Writer>
+void describeScalings(const std::vector<ColumnScaling>& scalings, bool rangesPrivate, Writer& v) {
+  std::vector<std::array<double, 2>> ranges;
+  ranges.reserve(scalings.size());
+  for (const ColumnScaling& c : scalings) ranges.push_back({c.lo, c.hi});
+  v.numberPairs("columnRanges", ranges);
+  v.list("columnScalings", scalings.size(), [&](std::size_t j, Writer& w) {
+    w.number("lo", scalings[j].lo);
+    w.number("hi", scalings[j].hi);
+    w.text("map", scalingMapName(scalings[j].map));
+    w.text("path", scalingPathName(scalings[j].path));
+  });
+  v.boolean("rangesPrivate", rangesPrivate);
+}
+
 template <class Writer>
 void describeResult(const TrainResult& r, Writer& v) {
   v.list("runs", r.runs.size(), [&](std::size_t i, Writer& w) {
@@ -215,11 +233,7 @@ void describeResult(const TrainResult& r, Writer& v) {
   v.count("selectedCandidate", r.selectedCandidate);
   v.numbers("weights", r.weights);
   v.boolean("seeded", r.seeded);
-  std::vector<std::array<double, 2>> ranges;
-  ranges.reserve(r.ranges.size());
-  for (const ColumnRange& c : r.ranges) ranges.push_back({c.lo, c.hi});
-  v.numberPairs("columnRanges", ranges);
-  v.boolean("rangesPrivate", r.rangesPrivate);
+  describeScalings(r.ranges, r.rangesPrivate, v);
 }
 
 template <class Writer>

@@ -45,6 +45,9 @@ struct Options {
   std::optional<learn::RowNormalization> rowNormalization;
   std::optional<double> normBound;
   std::optional<std::vector<learn::ColumnRange>> columnRanges;
+  // The per-value map of each declared range (default min-max); a model file's released
+  // scalings come back through it (docs/SCALING.md).
+  std::optional<std::vector<learn::ScalingMap>> columnMaps;
   std::optional<double> rangeShare;
   // Private category discovery: its share of the GDP budget (docs/DATA.md).
   std::optional<double> discoveryShare;
