@@ -79,7 +79,9 @@ test("predict with the saved model matches the API, row for row", async () => {
   expect(lines[0]).toBe("score,label=1");
   const dp = await load();
   const m = dp.modelFromJSON(readFileSync(model, "utf8"));
-  expect(m.label).toEqual({ column: "label", positive: "1", classes: ["0", "1"], classSource: "binary01" });
+  // A binary model's label is its column and positive class; the class list is the schema's.
+  expect(m.label).toEqual({ column: "label", positive: "1" });
+  expect(m.schema.classes).toEqual(["0", "1"]);
   const table = await dp.readCsv(csvFile(testCsv), { label: "label", features: m.features });
   const api = m.predict(table.features);
   expect(lines).toHaveLength(api.scores.length + 1);
@@ -111,6 +113,7 @@ test("predict: a missing cell gets the model's public fill; a version 1 model ne
   const file = JSON.parse(readFileSync(model, "utf8"));
   delete file.encoding;
   delete file.schema;
+  delete file.label.classes;  // version 1 has none
   const v1 = join(dir, "model-v1.json");
   writeFileSync(v1, JSON.stringify({ ...file, version: 1 }));
   r = cli("predict", v1, holes);

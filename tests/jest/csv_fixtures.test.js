@@ -140,7 +140,9 @@ describe.each(entries)("%s", (key, entry) => {
     expect(report.plan.n).toBe(expected.rows);
     expect(report.plan.d).toBe(expected.columns + 1);
     expect(model.features).toEqual(table.featureNames);
-    expect(model.label).toEqual(table.label);
+    // The model's label is the table's column and positive class (its classes: the schema's).
+    expect(model.label).toEqual({ column: table.label.column, positive: table.label.positive });
+    expect(model.schema.classes).toEqual(table.label.classes);
   });
 
   test("CLI", () => {

@@ -169,14 +169,16 @@ describe.each(CASES.map((c, i) => [c[0], ...c.slice(1), i]))("%s", (_name, file,
 });
 
 describe("multiclass labels (3 and 50 classes)", () => {
-  test.each(MULTICLASS)("%s: the classes resolve; training fails cleanly until one-vs-rest lands (issue 14.5)", async (file, options, k) => {
+  test.each(MULTICLASS)("%s: the classes resolve and train one-vs-rest; predictCsv scores every class", async (file, options, k) => {
     const summary = await dp.summarizeCsv(csvFile(pathOf(file)), options);
     expect(summary.schema.classes).toHaveLength(k);
     expect(summary.schema.classSource).toBe("declared");
-    const error = await dp.trainCsv(csvFile(pathOf(file)), options, TRAIN).then(() => null, (e) => e);
-    // TODO(issue 14.5): expect a model with k classes and per-class scores instead.
-    expect(error).toBeInstanceOf(DpMarginError);
+    const { model, report } = await dp.trainCsv(csvFile(pathOf(file)), options, TRAIN);
+    expect(report.classes).toEqual(summary.schema.classes);
+    expect(model.classes).toEqual(summary.schema.classes);
+    const p = await model.predictCsv(csvFile(pathOf(file)), { label: options.label });
+    expect(p.scores.length).toBe(p.labels.length * k);
+    for (const c of p.truth) expect(c).toBeGreaterThanOrEqual(0);
     expect((await dp.train(small, TRAIN)).report.plan.n).toBe(40);
   }, 60_000);
-  test.todo("multiclass_3.csv and multiclass_50.csv train one-vs-rest under one budget, through the API, the CLI and the app (issue 14.5)");
 });

@@ -257,7 +257,8 @@ describe("training from a CSV equals training from the arrays readCsv returns", 
     expect(Array.from(viaCsv.model.weights)).toEqual(Array.from(viaArrays.model.weights));
     expect(viaCsv.model.intercept).toBe(viaArrays.model.intercept);
     expect(viaCsv.report.selectedMargin).toBe(viaArrays.report.selectedMargin);
-    expect(viaCsv.model.label).toEqual({ column: "label", positive: "1", classes: ["0", "1"], classSource: "binary01" });
+    expect(viaCsv.model.label).toEqual({ column: "label", positive: "1" });
+    expect(viaCsv.model.schema.classes).toEqual(["0", "1"]);
   });
 
   test("predictCsv equals predict, and returns the true labels", async () => {
