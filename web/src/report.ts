@@ -154,7 +154,7 @@ export function reportMarkdown(o: TrainOutcome): string {
     "the run summary, which is not for publication.", "");
   lines.push(`Label \`${label.column}\`` + (label.classes ? `, ${label.classes.length} classes (one-vs-rest): ${label.classes.map((c) => `\`${c}\``).join(", ")}`
     : `, positive class \`${label.positive}\``) + `; ${o.model.features.length} model columns; n = ${r.plan.n} training rows (public).`, "");
-  lines.push("## Privacy ledger", "", "| quantity | value |", "|---|---|");
+  lines.push("## Privacy accounting", "", "| quantity | value |", "|---|---|");
   for (const row of ledger(o)) lines.push(`| ${row.label} | ${row.value} |`);
   lines.push("", "## Released (covered by ε, δ)", "", ...releasedItems(o).map((s) => `- ${s}`));
   const record = (title: string, candidates: typeof r.candidates, selectedMargin: number) => {
