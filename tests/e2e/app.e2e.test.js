@@ -419,6 +419,7 @@ test("margin profile tab: the non-private diagnostic on the loaded file equals `
   await page.selectOption("#positive-class", "yes");
   await page.click("#tab-profile");
   assert.match(await page.textContent("#panel-profile"), /not private/i);
+  assert.match(await page.textContent("#profile-status"), /^Ready/, "the status follows the loaded data");
   await page.fill("#profile-max", "5");
   await page.click("#profile-run");
   await page.waitForFunction(() => document.body.dataset.profile, null, { timeout: 120_000 });
@@ -432,6 +433,7 @@ test("margin profile tab: the non-private diagnostic on the loaded file equals `
   assert.equal(Number(app.lastMargin), cliOut.curve.at(-1).margin);
   assert.equal(Number(app.fits), cliOut.fits);
   assert.ok(await page.$("#profile-chart canvas"), "the curve is drawn");
+  assert.match(await page.textContent("#profile-legend"), /dashed: the smallest margin before clamping/);
   await screenshot(page, "app-margin-profile");
   await page.click("#tab-train");
 });
