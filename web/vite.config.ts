@@ -21,6 +21,12 @@ function contentSecurityPolicy(dev: boolean): string {
   ].join("; ");
 }
 
+// The policy is written in index.html as a <meta http-equiv> (so it holds on any static host)
+// and in the built folder's `_headers` (Netlify, Cloudflare Pages and others send it as a
+// header). This plugin keeps both equal to contentSecurityPolicy(false): the build fails if
+// index.html's meta differs; the dev server swaps in the dev policy (HMR websocket).
+const META = /<meta http-equiv="Content-Security-Policy" content="([^"]*)" \/>/;
+
 function cspPlugin(): Plugin {
   let dev = false;
   return {
@@ -28,12 +34,19 @@ function cspPlugin(): Plugin {
     configResolved(config) {
       dev = config.command === "serve" && !config.isProduction;
     },
-    transformIndexHtml() {
-      return [{
-        tag: "meta",
-        attrs: { "http-equiv": "Content-Security-Policy", content: contentSecurityPolicy(dev) },
-        injectTo: "head-prepend",
-      }];
+    transformIndexHtml(html) {
+      const found = META.exec(html);
+      if (!found) throw new Error("index.html must hold the Content-Security-Policy <meta http-equiv>");
+      if (found[1] !== contentSecurityPolicy(false)) {
+        throw new Error(`index.html's Content-Security-Policy differs from vite.config.ts's:\n${found[1]}\n${contentSecurityPolicy(false)}`);
+      }
+      return dev ? html.replace(found[1], contentSecurityPolicy(true)) : html;
+    },
+    generateBundle() {
+      this.emitFile({
+        type: "asset", fileName: "_headers",
+        source: `# Headers for static hosts that read _headers (Netlify, Cloudflare Pages, …).\n/*\n  Content-Security-Policy: ${contentSecurityPolicy(false)}\n  Referrer-Policy: no-referrer\n  X-Content-Type-Options: nosniff\n`,
+      });
     },
   };
 }

@@ -5,7 +5,8 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, writeFileSync, existsSync } from "node:fs";
+import { createHash } from "node:crypto";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { serveStatic, launchChromium, recordRequests, screenshot, screenshotElement, repoRoot } from "./support.js";
@@ -61,12 +62,26 @@ async function setField(selector, value) {
   await page.dispatchEvent(selector, "change");
 }
 
-/** Click Train and wait until the run ends; returns the final state. */
-async function train() {
+/** Click Train (confirming the ledger's retrain warning when it shows) and wait until the run
+ *  ends; returns the final state ("declined" when `confirm` is false and the warning showed). */
+async function train({ confirm = true } = {}) {
+  await page.evaluate(() => { document.body.dataset.trainState = "clicked"; });
   await page.click("#train-button");
-  await page.waitForFunction(() => document.body.dataset.trainState !== "running", null, { timeout: 120_000 });
+  await page.waitForFunction(() => document.body.dataset.trainState !== "clicked"
+    || !document.getElementById("retrain-warning").hidden, null, { timeout: 30_000 });
+  if (await page.isVisible("#retrain-warning")) {
+    if (!confirm) {
+      await page.click("#retrain-cancel");
+      return "declined";
+    }
+    await page.click("#retrain-confirm");
+  }
+  await page.waitForFunction(() => !["running", "clicked"].includes(document.body.dataset.trainState), null, { timeout: 120_000 });
   return page.evaluate(() => document.body.dataset.trainState);
 }
+
+/** The column table's row of a column. */
+const columnRow = (name) => `#column-table tr[data-column="${name}"]`;
 
 async function downloadText(selector) {
   const [file] = await Promise.all([page.waitForEvent("download"), page.click(selector)]);
@@ -77,17 +92,40 @@ const dataValue = (key) => page.getAttribute(`#result-summary dd[data-key="${key
 
 // ---------- tests ----------
 
-test("the clinic fixture: preview, column pickers, and a seeded run equal to the CLI's", async () => {
+test("the clinic fixture: column table, schema export, and a seeded run equal to the CLI's with that schema", async () => {
   assert.equal(await upload(clinic), "loaded");
+  assert.equal(await page.textContent("#chosen-file"), "clinic.csv", "the picker shows the chosen file");
   assert.match(await page.textContent("#data-summary"), /300 rows × 5 columns, comma-separated/);
   const head = await page.$$eval("#preview-table thead tr:first-child th", (ths) => ths.map((t) => t.textContent));
   assert.deepEqual(head, ["line", "age", "dose, mg", "outcome", "score", "marker"]);
   const types = await page.$$eval("#preview-table tr.types td", (tds) => tds.map((t) => t.textContent));
   assert.deepEqual(types, ["numeric", "numeric", "label", "numeric", "numeric"]);
-  assert.equal(await page.inputValue("#label-column"), "outcome", "the label column is guessed by name");
+  assert.equal(await page.inputValue("#label-column"), "outcome", "the label column is proposed by its header name");
+  assert.match(await page.textContent("#label-note"), /header name/);
+  // A text label: the positive class is the user's choice; until then Train is disabled.
+  assert.equal(await page.inputValue("#class-mode"), "positive");
+  assert.equal(await page.inputValue("#positive-class"), "", "no positive class is guessed from the values");
+  assert.equal(await page.isDisabled("#train-button"), true);
+  assert.match(await page.textContent("#train-blocker"), /positive class/);
   await page.selectOption("#positive-class", "yes");
-  const features = await page.$$eval('input[name="feature"]:checked', (xs) => xs.map((x) => x.value));
-  assert.deepEqual(features, ["age", "dose, mg", "score", "marker"]);
+  assert.equal(await page.isDisabled("#train-button"), false);
+  // The class balance is shown locally, with the majority-class rate, labelled as the user's own view.
+  assert.match(await page.textContent("#class-balance"), /your own view — local, not released/);
+  const majority = Number(await page.getAttribute("#majority-rate", "data-value"));
+  assert.ok(majority >= 0.5 && majority < 1, `majority rate ${majority}`);
+  const kinds = await page.$$eval('#column-table select[data-field="kind"]', (xs) => xs.map((x) => `${x.closest("tr").dataset.column}:${x.value}`));
+  assert.deepEqual(kinds, ["age:numeric", "dose, mg:numeric", "score:numeric", "marker:numeric"]);
+  assert.match(await page.textContent("#feature-count"), /4 of 4 columns used as features/);
+
+  // The schema as the core's JSON format: exported here, read by the CLI below (--schema).
+  const schemaFile = await downloadText("#schema-export");
+  assert.equal(schemaFile.name, "clinic-schema.json");
+  const schema = JSON.parse(schemaFile.text);
+  assert.equal(schema.format, "dpmargin-schema");
+  assert.equal(schema.label, "outcome");
+  assert.equal(schema.classSource, "positive");
+  assert.equal(schema.positive, "yes");
+  writeFileSync(join(scratch, "app-schema.json"), schemaFile.text);
 
   await page.selectOption("#test-fraction", "0");     // train on every row, as the CLI does
   await page.click('button.preset[data-epsilon="2"]');
@@ -101,7 +139,7 @@ test("the clinic fixture: preview, column pickers, and a seeded run equal to the
   await page.waitForSelector('#budget-preview dd[data-key="mu"]');
   assert.equal(await train(), "done");
 
-  const expected = JSON.parse(runCli("train", clinic, "--label", "outcome", "--positive", "yes",
+  const expected = JSON.parse(runCli("train", clinic, "--schema", join(scratch, "app-schema.json"),
     "--epsilon", "2", "--delta", "1e-5", "--seed", "7", "--private-ranges", "--json", "--out", join(scratch, "cli-model.json")));
   assert.equal(expected.seeded, true);
   assert.equal(Number(await dataValue("gamma")), expected.selectedMargin);
@@ -110,7 +148,7 @@ test("the clinic fixture: preview, column pickers, and a seeded run equal to the
 
   // Every released number, and the model file itself, are the CLI's.
   const report = await downloadText("#download-report-json");
-  assert.match(report.name, /^clinic-privacy-report-SEEDED-not-private\.json$/);
+  assert.match(report.name, /^privacy-report-SEEDED-not-private\.json$/);
   const r = JSON.parse(report.text);
   assert.equal(r.seeded, true);
   assert.equal(r.notPrivate, "seeded — not private");
@@ -124,6 +162,20 @@ test("the clinic fixture: preview, column pickers, and a seeded run equal to the
   const markdown = await downloadText("#download-report-md");
   assert.match(markdown.text, /SEEDED — NOT PRIVATE/);
   assert.match(markdown.text, /\| μ total \(Gaussian DP\) \| /);
+  // The privacy report holds what may be published only: no file name, no accuracy, no confusion.
+  for (const text of [report.text, markdown.text]) {
+    assert.doesNotMatch(text, /clinic/i, "the privacy report names the data file");
+    assert.doesNotMatch(text, /accuracy|confusion|truePositive|elapsed/i, "the privacy report holds evaluation numbers");
+  }
+  assert.equal(r.public.schema.label, "outcome");
+  assert.equal(r.public.positive, "yes");
+  // The run summary holds them, labelled local and not for publication.
+  const summary = await downloadText("#download-summary");
+  assert.match(summary.name, /^clinic-run-summary-LOCAL-not-for-publication\.md$/);
+  assert.match(summary.text, /LOCAL, NOT FOR PUBLICATION/);
+  assert.match(summary.text, /clinic\.csv/);
+  assert.match(summary.text, /accuracy: \d/);
+  assert.match(summary.text, /majority-class rate/);
 
   // Seeded: red badge on the results, the ledger and the downloads.
   const badges = await page.$$eval("#results [data-seeded]", (xs) => xs.filter((x) => !x.hidden).length);
@@ -181,21 +233,28 @@ test("a malformed CSV shows its typed error inline; a correct file afterwards tr
   assert.equal(await upload({ name: "empty.csv", mimeType: "text/csv", buffer: Buffer.from("\n\n") }), "error");
   assert.equal(await page.getAttribute("#data-error", "data-code"), "CSV_PARSE");
 
-  // A non-numeric cell: the column reads as text and is left out; ticking it names line and column.
+  // A missing cell ("n/a" is a missing token): the column table says so (local), and the column
+  // is proposed nullable with a missing indicator; declaring "refuse" names line and column.
   const text = readFileSync(clinic, "utf8").split("\r\n");
   text[5] = text[5].replace(/^[^,]+/, "n/a");
   assert.equal(await upload({ name: "typo.csv", mimeType: "text/csv", buffer: Buffer.from(text.join("\r\n")) }), "loaded");
-  assert.match(await page.textContent("#feature-columns"), /age — text \(line 6: “n\/a”\)/);
-  await page.check('input[name="feature"][value="age"]');
+  assert.match(await page.textContent(`${columnRow("age")} td.cells`), /1 missing \(line 6\)/);
+  assert.equal(await page.isChecked(`${columnRow("age")} input[data-field="nullable"]`), true);
+  assert.equal(await page.inputValue(`${columnRow("age")} select[data-field="missing"]`), "indicator");
+  await page.selectOption("#positive-class", "yes");
+  await page.selectOption(`${columnRow("age")} select[data-field="missing"]`, "error");
   assert.equal(await train(), "error");
-  assert.equal(await page.getAttribute("#train-error", "data-code"), "NON_NUMERIC");
+  assert.equal(await page.getAttribute("#train-error", "data-code"), "MISSING_VALUE");
   assert.match(await page.textContent("#train-error"), /"n\/a" at line 6, column "age"/);
-  await page.uncheck('input[name="feature"][value="age"]');
+  await page.selectOption(`${columnRow("age")} select[data-field="missing"]`, "indicator");
   assert.equal(await train(), "done");
   assert.equal(await page.isVisible("#train-error"), false);
+  assert.ok((await page.$$eval("#weights-table tbody tr", (trs) => trs.map((t) => t.textContent))).some((t) => /age: missing/.test(t)),
+    "the missing indicator is a model column");
 
   assert.equal(await upload(clinic), "loaded");
   assert.equal(await page.isVisible("#data-error"), false);
+  await page.selectOption("#positive-class", "yes");
   assert.equal(await train(), "done");
   assert.ok(Number(await dataValue("gamma")) > 0);
 });
@@ -211,7 +270,7 @@ test("cancel mid-training stops the run promptly, the page stays responsive, and
   }
   assert.equal(await upload({ name: "long.csv", mimeType: "text/csv", buffer: Buffer.from(rows.join("\n")) }), "loaded");
   assert.equal(await page.inputValue("#label-column"), "y");
-  assert.equal(await page.inputValue("#positive-class"), "1");
+  assert.equal(await page.inputValue("#class-mode"), "binary01", "a numeric label: 0/1, positive 1 (the core's public rule)");
   await openAdvanced();
   await setField("#seed", "");
   await page.selectOption("#test-fraction", "0.2");
@@ -229,7 +288,9 @@ test("cancel mid-training stops the run promptly, the page stays responsive, and
   await page.fill("#split-seed", "2");
   assert.equal(await page.inputValue("#split-seed"), "2");
   const runs = await page.$$eval("#progress-runs li", (li) => li.length);
-  assert.ok(runs >= 8, `one progress bar per candidate (${runs})`);
+  const planned = await page.evaluate(() => document.querySelectorAll("#progress-runs li progress").length);
+  assert.ok(runs >= 6, `one progress bar per candidate (${runs})`);
+  assert.equal(runs, planned);
   await screenshot(page, "app-training");
   const clicked = Date.now();
   await page.click("#cancel-button");
@@ -253,7 +314,7 @@ test("the shipped sample (breast cancer) trains privately: no seed, secure noise
   await page.waitForSelector("body[data-data-state=loaded]");
   assert.equal(await page.inputValue("#label-column"), "diagnosis");
   assert.equal(await page.inputValue("#positive-class"), "malignant");
-  assert.match(await page.textContent("#feature-count"), /30 of 30 selected/);
+  assert.match(await page.textContent("#feature-count"), /30 of 30 columns used as features/);
   assert.match(await page.textContent("#samples"), /CC BY 4\.0/);
   await setField("#max-iterations", 1000);
   await page.selectOption("#test-fraction", "0.2");
@@ -345,6 +406,7 @@ test("works offline once loaded: a file trains with the network off", async () =
   await context.setOffline(true);
   try {
     assert.equal(await upload(clinic), "loaded");
+    await page.selectOption("#positive-class", "yes");
     assert.equal(await train(), "done");
   } finally {
     await context.setOffline(false);
@@ -357,6 +419,7 @@ test("margin profile tab: the non-private diagnostic on the loaded file equals `
   await page.selectOption("#positive-class", "yes");
   await page.click("#tab-profile");
   assert.match(await page.textContent("#panel-profile"), /not private/i);
+  assert.match(await page.textContent("#profile-status"), /^Ready/, "the status follows the loaded data");
   await page.fill("#profile-max", "5");
   await page.click("#profile-run");
   await page.waitForFunction(() => document.body.dataset.profile, null, { timeout: 120_000 });
@@ -370,6 +433,7 @@ test("margin profile tab: the non-private diagnostic on the loaded file equals `
   assert.equal(Number(app.lastMargin), cliOut.curve.at(-1).margin);
   assert.equal(Number(app.fits), cliOut.fits);
   assert.ok(await page.$("#profile-chart canvas"), "the curve is drawn");
+  assert.match(await page.textContent("#profile-legend"), /dashed: the smallest margin before clamping/);
   await screenshot(page, "app-margin-profile");
   await page.click("#tab-train");
 });
@@ -407,6 +471,152 @@ test("Workers: 2 — a seeded run with the rows split over two nested shard work
   await setField("#seed", "");
 });
 
+/** A small table whose header names no label: columns a, b, c and "flag" (0/1). */
+function unlabelledCsv(seed, n = 400) {
+  let state = seed;
+  const next = () => ((state = (Math.imul(state, 1103515245) + 12345) >>> 0) / 2 ** 32);
+  const rows = ["a,b,c,flag"];
+  for (let i = 0; i < n; i++) {
+    const x = [next() * 2 - 1, next() * 2 - 1, next() * 2 - 1];
+    rows.push([...x.map((v) => v.toFixed(4)), x[0] - x[1] > 0 ? 1 : 0].join(","));
+  }
+  return Buffer.from(rows.join("\n") + "\n");
+}
+
+test("no header names the label: Train stays disabled until the user picks it; the ledger sums two runs", async () => {
+  await page.click("#tab-train");
+  const bytes = unlabelledCsv(Date.now() % 100000);   // fresh bytes: a ledger of its own
+  await page.evaluate(() => { delete document.body.dataset.dataState; });
+  await page.dispatchEvent("#drop-zone", "drop", {
+    dataTransfer: await page.evaluateHandle((b64) => {
+      const dt = new DataTransfer();
+      dt.items.add(new File([Uint8Array.from(atob(b64), (c) => c.charCodeAt(0))], "unlabelled.csv", { type: "text/csv" }));
+      return dt;
+    }, bytes.toString("base64")),
+  });
+  await page.waitForSelector("body[data-data-state=loaded]");
+  assert.equal(await page.textContent("#chosen-file"), "unlabelled.csv");
+  assert.equal(await page.inputValue("#label-column"), "", "no label is guessed from the values");
+  assert.equal(await page.isDisabled("#train-button"), true);
+  assert.match(await page.textContent("#train-blocker"), /Choose the label column/);
+  assert.match(await page.textContent("#label-note"), /No header name says which column is the label/);
+  assert.equal(await page.isVisible("#file-ledger"), true);
+  assert.equal(await page.getAttribute("#file-ledger", "data-runs"), "0");
+  await screenshot(page, "app-no-label");
+
+  await page.selectOption("#label-column", "flag");
+  assert.equal(await page.inputValue("#class-mode"), "binary01");
+  assert.match(await page.textContent("#class-rule"), /1 is the positive class \(the core's public rule/);
+  assert.equal(await page.isDisabled("#train-button"), false);
+  await page.selectOption("#test-fraction", "0.2");
+  await page.click('button.preset[data-epsilon="1"]');
+  assert.equal(await train(), "done");
+  // Yardsticks next to the accuracy (local, not private).
+  for (const key of ["majority-rate", "balanced-accuracy", "f1"]) {
+    const v = Number(await dataValue(key));
+    assert.ok(v >= 0 && v <= 1, `${key} = ${v}`);
+  }
+  const accuracy = Number(await dataValue("test-accuracy"));
+  const majority = Number(await dataValue("majority-rate"));
+  assert.equal(await page.isVisible("#accuracy-warning"), accuracy <= majority + 0.01, "the warning shows exactly when accuracy ≤ majority + 1 point");
+  assert.equal(await page.getAttribute("#file-ledger", "data-runs"), "1");
+
+  // A second run on the same bytes warns with the running total first; declining spends nothing.
+  await page.click('button.preset[data-epsilon="2"]');
+  assert.equal(await train({ confirm: false }), "declined");
+  assert.equal(await page.getAttribute("#file-ledger", "data-runs"), "1");
+  await page.click("#train-button");
+  await page.waitForSelector("#retrain-warning:not([hidden])");
+  assert.match(await page.textContent("#retrain-text"), /Σε = 1\b.*spends ε = 2, δ = 1e-5 more.*Σε = 3, Σδ = 2e-5/s);
+  await screenshot(page, "app-retrain-warning");
+  await page.click("#retrain-cancel");
+  assert.equal(await train(), "done");
+  assert.equal(await page.getAttribute("#file-ledger", "data-runs"), "2");
+  assert.equal(Number(await page.getAttribute("#file-ledger", "data-epsilon")), 3);
+  assert.equal(Number(await page.getAttribute("#file-ledger", "data-delta")), 2e-5);
+  // Both runs are GDP (iter, no discovery): μ composes as √(μ₁² + μ₂²).
+  const mu = Number(await page.getAttribute("#file-ledger", "data-mu"));
+  const ledgerText = await page.textContent("#file-ledger-total");
+  assert.match(ledgerText, /2 runs: basic composition Σε = 3, Σδ = 2e-5/);
+  assert.match(ledgerText, /Gaussian-DP composition/);
+  assert.ok(mu > 0);
+  // The ledger is keyed by the SHA-256 of the file's bytes, computed in the browser.
+  const sha = createHash("sha256").update(bytes).digest("hex");
+  const stored = await page.evaluate(() => JSON.parse(localStorage.getItem("dpmargin.ledger.v1")));
+  assert.equal(stored[sha].entries.length, 2);
+  assert.deepEqual(stored[sha].entries.map((e) => e.epsilon), [1, 2]);
+  await screenshot(page, "app-ledger");
+
+  // Reset needs an explicit confirmation that explains it.
+  await page.click("#ledger-reset");
+  assert.match(await page.textContent("#ledger-reset-text"), /does not\s+undo them/);
+  assert.equal(await page.isDisabled("#ledger-reset-confirm"), true);
+  await page.check("#ledger-reset-understood");
+  await page.click("#ledger-reset-confirm");
+  await page.waitForFunction(() => document.getElementById("file-ledger").dataset.runs === "0");
+  await page.click('button.preset[data-epsilon="1"]');
+});
+
+test("a multiclass label (declared classes): per-class accuracy, a K × K confusion matrix and the model's classes", async () => {
+  let state = 99;
+  const next = () => ((state = (Math.imul(state, 1103515245) + 12345) >>> 0) / 2 ** 32);
+  const rows = ["x1,x2,species"];
+  const names = ["north", "east", "west"];
+  for (let i = 0; i < 1500; i++) {
+    const k = i % 3;
+    const angle = (2 * Math.PI * k) / 3;
+    rows.push([(Math.cos(angle) + 0.4 * (next() - 0.5)).toFixed(4), (Math.sin(angle) + 0.4 * (next() - 0.5)).toFixed(4), names[k]].join(","));
+  }
+  assert.equal(await upload({ name: "three.csv", mimeType: "text/csv", buffer: Buffer.from(rows.join("\n")) }), "loaded");
+  assert.equal(await page.inputValue("#label-column"), "", "“species” is not a label header name");
+  await page.selectOption("#label-column", "species");
+  await page.selectOption("#class-mode", "declared");
+  await page.fill("#declared-classes", "east, north, west");
+  await page.dispatchEvent("#declared-classes", "change");
+  assert.match(await page.textContent("#class-rule"), /3 classes: one-vs-rest/);
+  await page.selectOption("#test-fraction", "0.2");
+  await page.click('button.preset[data-epsilon="4"]');
+  assert.equal(await train(), "done");
+  assert.equal(await page.getAttribute('#result-summary dd[data-key="classes"]', "data-value"), "east\nnorth\nwest");
+  const header = await page.$$eval("#confusion thead th", (ths) => ths.map((t) => t.textContent));
+  assert.deepEqual(header, ["predicted east", "predicted north", "predicted west"]);
+  const cells = await page.$$eval("#confusion td[data-key]", (tds) => tds.map((t) => Number(t.textContent)));
+  assert.equal(cells.length, 9);
+  assert.equal(cells.reduce((a, b) => a + b, 0), 300);
+  assert.equal(await page.isVisible("#per-class-table"), true);
+  assert.equal(await page.$$eval("#per-class-table tbody tr", (trs) => trs.length), 3);
+  assert.match(await page.textContent("#ledger"), /μ per class \(3 one-vs-rest problems/);
+  assert.match(await page.textContent("#weights-table thead"), /weight: east.*weight: north.*weight: west/);
+  const report = JSON.parse((await downloadText("#download-report-json")).text);
+  assert.deepEqual(report.public.classes, ["east", "north", "west"]);
+  assert.equal(report.released.perClass.length, 3);
+  await screenshot(page, "app-multiclass");
+});
+
+test("loading shows bytes and rows read and can be cancelled; long names do not overflow", async () => {
+  const long = "a_very_long_feature_name_that_goes_on_and_on_and_on_and_on_and_on_and_on_and_on";
+  const lines = [`${long},b,label`];
+  let state = 5;
+  const next = () => ((state = (Math.imul(state, 1103515245) + 12345) >>> 0) / 2 ** 32);
+  for (let i = 0; i < 2_000_000; i++) lines.push(`${next().toFixed(6)},${next().toFixed(6)},${i % 2}`);
+  const big = Buffer.from(lines.join("\n"));
+  await page.evaluate(() => { delete document.body.dataset.dataState; });
+  await page.setInputFiles("#file-input", { name: "big.csv", mimeType: "text/csv", buffer: big });
+  await page.waitForFunction(() => Number(document.getElementById("load-status").dataset.bytes) > 0, null, { timeout: 60_000 });
+  assert.match(await page.textContent("#load-status"), /Reading big\.csv: .* of .*MB.*rows/);
+  await page.click("#load-cancel");
+  await page.waitForFunction(() => ["cancelled", "loaded"].includes(document.body.dataset.dataState), null, { timeout: 30_000 });
+  assert.equal(await page.evaluate(() => document.body.dataset.dataState), "cancelled");
+  assert.match(await page.textContent("#load-status"), /cancelled/);
+  assert.equal(await page.isVisible("#data-loaded"), false);
+
+  // The same long header in a small file: the column table's cell is cut with an ellipsis and a title.
+  assert.equal(await upload({ name: "long.csv", mimeType: "text/csv", buffer: Buffer.from(lines.slice(0, 200).join("\n")) }), "loaded");
+  const cell = await page.$eval(`${columnRow(long)} th`, (th) => ({ title: th.title, over: th.scrollWidth > th.clientWidth, width: th.getBoundingClientRect().width }));
+  assert.equal(cell.title, long);
+  assert.ok(cell.width < 300, `the name cell is ${cell.width} px wide`);
+});
+
 test("only same-origin static files were requested (browser list and server log, incl. the nested worker)", async () => {
   assert.ok(requests.length > 0);
   for (const url of requests) {
@@ -423,5 +633,11 @@ test("only same-origin static files were requested (browser list and server log,
   const csp = await page.getAttribute('meta[http-equiv="Content-Security-Policy"]', "content");
   assert.match(csp, /connect-src 'self'(;|$)/);
   assert.match(csp, /default-src 'self'/);
+  assert.match(csp, /script-src 'self' 'wasm-unsafe-eval'(;|$)/);
+  assert.match(csp, /worker-src 'self'(;|$)/);
+  // The same policy as a header for static hosts that read _headers.
+  const headersFile = join(repoRoot, "web/dist/_headers");
+  assert.ok(existsSync(headersFile), "web/dist/_headers is missing");
+  assert.ok(readFileSync(headersFile, "utf8").includes(`Content-Security-Policy: ${csp}`), "_headers and the meta differ");
   assert.deepEqual(consoleErrors, []);
 });

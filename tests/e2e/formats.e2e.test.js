@@ -9,7 +9,8 @@ import { serveStatic, launchChromium, repoRoot } from "./support.js";
 const corpus = join(repoRoot, "tests/fixtures/csv_engine");
 const clinic = join(repoRoot, "tests/fixtures/e2e/clinic.csv");
 
-// file → column kinds shown in the preview's type row (by header name), or the error.
+// file → column kinds shown in the preview's type row (by header name; "numeric, gaps": numeric
+// and proposed nullable in the column table), or the error.
 const CASES = [
   ["na_tokens.csv", { kinds: { x: "numeric, gaps", grade: "text", element: "text" } }],
   ["decimal_comma.csv", { kinds: { Preis: "numeric", Menge: "numeric, gaps", Kategorie: "text" }, summary: /semicolon-separated/ }],
@@ -17,7 +18,7 @@ const CASES = [
   ["churn_categorical.csv", { kinds: { tenure: "numeric", contract: "text", payment_method: "text" } }],
   ["multiclass_3.csv", { kinds: { bill_length_mm: "numeric, gaps", island: "text" } }],
   ["multiclass_50.csv", { kinds: { f1: "numeric", f2: "numeric" } }],
-  ["distinct_100k.csv", { kinds: { key: "text" }, rows: 100000 }],
+  ["distinct_100k.csv", { kinds: { key: "ignore" }, rows: 100000 }],  // the core proposes "ignore": the name reads like an identifier
   ["workbook.xlsx", { code: "CSV_PARSE", message: /Excel workbook \(\.xlsx/ }],
   ["workbook.xls", { code: "CSV_PARSE", message: /legacy Excel workbook/ }],
   ["compressed.csv.gz", { code: "CSV_PARSE", message: /gzip/ }],
@@ -65,7 +66,12 @@ for (const [file, expected] of CASES) {
       const head = await page.$$eval("#preview-table thead tr:first-child th", (ths) => ths.slice(1).map((t) => t.textContent));
       const types = await page.$$eval("#preview-table tr.types td", (tds) => tds.map((t) => t.textContent));
       for (const [name, kind] of Object.entries(expected.kinds)) {
-        assert.equal(types[head.indexOf(name)], kind, `${name} in ${file}`);
+        const [use, gaps] = kind === "numeric, gaps" ? ["numeric", true] : kind === "text" ? ["categorical", false] : [kind, false];
+        assert.equal(types[head.indexOf(name)], use, `${name} in ${file}`);
+        if (gaps) {
+          assert.equal(await page.isChecked(`#column-table tr[data-column="${name}"] input[data-field="nullable"]`), true, `${name} nullable`);
+          assert.match(await page.textContent(`#column-table tr[data-column="${name}"] td.cells`), /missing/);
+        }
       }
       if (expected.summary) assert.match(await page.textContent("#data-summary"), expected.summary);
       if (expected.rows) assert.equal(await page.getAttribute("#data-summary", "data-rows"), String(expected.rows));
@@ -75,6 +81,9 @@ for (const [file, expected] of CASES) {
     await page.selectOption("#positive-class", "yes");
     await page.evaluate(() => { delete document.body.dataset.trainState; });
     await page.click("#train-button");
+    // The same file again: the privacy ledger asks before spending more budget on it.
+    await page.waitForFunction(() => document.body.dataset.trainState || !document.getElementById("retrain-warning").hidden);
+    if (await page.isVisible("#retrain-warning")) await page.click("#retrain-confirm");
     await page.waitForFunction(() => document.body.dataset.trainState && document.body.dataset.trainState !== "running",
       null, { timeout: 120_000 });
     assert.equal(await page.evaluate(() => document.body.dataset.trainState), "done");

@@ -5,8 +5,12 @@
 // "Workers: 2" this worker coordinates and the package starts two nested shard workers
 // (docs/SHARDING.md). Protocol in protocol.ts: each request gets zero or more events and then
 // one "result" or "error" ({code, message, …}); no exception escapes as an uncaught error.
-import { load, DpMarginError, predictionsCsv, type DpMargin, type Model, type ModelFile, type CsvPredictions } from "dpmargin";
+import {
+  load, DpMarginError, predictionsCsv, multiclassPredictionsCsv, type AnyModelFile, type DpMargin, type Model,
+  type MulticlassModelFile, type ModelFile,
+} from "dpmargin";
 import { splitRows } from "./split.ts";
+import { sha256OfBlob } from "./hash.ts";
 import type {
   Evaluation, EngineInfo, MarginProfile, PredictOutcome, ProfileRequest, Reply, Request, Source, TableSummary,
   TrainOutcome, TrainRequest, WorkerError,
@@ -47,13 +51,23 @@ async function loadTable(id: number, source: Source): Promise<TableSummary> {
   const blob = await blobOf(source);
   const controller = cancellable(id);
   try {
+    // No option: the schema the core proposes from the header names and the kind of the
+    // cells (the label only when a header name says so).
     const s = await dp.summarizeCsv(blob, {
       previewRows: PREVIEW_ROWS, signal: controller.signal,
-      onProgress: (p) => post({ id, type: "load-progress", progress: { bytes: p.bytes, totalBytes: p.totalBytes, rows: p.rows } }),
+      onProgress: (p) => post({ id, type: "load-progress", progress: { bytes: p.bytes, totalBytes: p.totalBytes ?? blob.size, rows: p.rows } }),
     });
+    let sha256: string;
+    try {
+      sha256 = await sha256OfBlob(blob, controller.signal);
+    } catch (error) {
+      if (controller.signal.aborted) throw new DpMarginError("CANCELLED", "reading the CSV was cancelled");
+      throw error;
+    }
     const summary: TableSummary = {
       name: source.name, bytes: blob.size, rows: s.rows, delimiter: s.delimiter, header: s.header,
       columns: s.columns, preview: s.preview, previewLines: s.previewLines, parseMs: performance.now() - started,
+      schema: s.schema, schemaError: s.schemaError, sha256,
     };
     table = { blob, summary };
     return summary;
@@ -62,19 +76,61 @@ async function loadTable(id: number, source: Source): Promise<TableSummary> {
   }
 }
 
-/** Accuracy and confusion counts of predictions against the truth (local; not private). */
-function evaluate(p: CsvPredictions): Evaluation {
-  const truth = p.truth!;
-  let tp = 0, fp = 0, tn = 0, fn = 0;
+/** Accuracy, confusion counts and yardsticks of predictions against the truth, over `classes`
+ *  (actual/predicted indices; −1 for an actual value that is none of them). Local, not private. */
+function evaluateCodes(truth: ArrayLike<number>, predicted: ArrayLike<number>, classes: string[]): Evaluation {
+  const K = classes.length;
+  const other = Array.from(truth).some((t) => t < 0);
+  const names = other ? [...classes, "(other)"] : [...classes];
+  const confusion = names.map(() => new Array<number>(K).fill(0));
+  let correct = 0;
   for (let i = 0; i < truth.length; i++) {
-    if (p.labels[i] > 0) { if (truth[i] > 0) tp++; else fp++; }
-    else if (truth[i] > 0) fn++;
-    else tn++;
+    const a = truth[i] < 0 ? K : truth[i];
+    confusion[a][predicted[i]]++;
+    if (truth[i] === predicted[i]) correct++;
   }
+  const rows = truth.length;
+  const support = confusion.map((r) => r.reduce((x, y) => x + y, 0));
+  let majority = 0;
+  for (let a = 1; a < names.length; a++) if (support[a] > support[majority]) majority = a;
+  const perClass = classes.map((c, k) => {
+    const tp = confusion[k][k];
+    const predictedK = confusion.reduce((x, r) => x + r[k], 0);
+    const recall = support[k] ? tp / support[k] : Number.NaN;
+    const precision = predictedK ? tp / predictedK : Number.NaN;
+    const f1 = tp === 0 ? 0 : (2 * tp) / (support[k] + predictedK);
+    return { class: c, support: support[k], recall, precision, f1 };
+  });
+  const present = perClass.filter((c) => c.support > 0);
+  const balancedAccuracy = present.length ? present.reduce((x, c) => x + c.recall, 0) / present.length : Number.NaN;
+  // Binary: F1 of the positive class (index 0 here); multiclass: macro F1.
+  const f1 = K === 2 ? perClass[0].f1 : perClass.reduce((x, c) => x + c.f1, 0) / K;
   return {
-    rows: truth.length, accuracy: (tp + tn) / truth.length,
-    truePositive: tp, falsePositive: fp, trueNegative: tn, falseNegative: fn,
+    rows, accuracy: rows ? correct / rows : Number.NaN, classes: names, confusion,
+    majorityRate: rows ? support[majority] / rows : Number.NaN, majorityClass: names[majority],
+    balancedAccuracy, f1, perClass,
   };
+}
+
+/** A binary model: class 0 is the positive class, class 1 "not positive". */
+function evaluateBinary(truth: Int8Array, labels: Int8Array, positive: string): Evaluation {
+  const t = Array.from(truth, (v) => (v > 0 ? 0 : 1));
+  const p = Array.from(labels, (v) => (v > 0 ? 0 : 1));
+  return evaluateCodes(t, p, [positive, `not ${positive}`]);
+}
+
+const isMulticlass = (m: AnyModelFile): m is MulticlassModelFile => m.version === 2 && Array.isArray(m.weights[0]);
+
+/** Predictions of `model` on rows of `blob`, evaluated against its label column. */
+async function evaluateModel(model: Model, blob: Blob, options: { label: string; rows?: ArrayLike<number>; signal: AbortSignal }): Promise<Evaluation> {
+  const file = model.toJSON() as AnyModelFile;
+  if (isMulticlass(file)) {
+    const p = await (model as unknown as Model<MulticlassModelFile>).predictCsv(blob, options);
+    return evaluateCodes(p.truth!, p.labels, file.label.classes);
+  }
+  const positive = (file as ModelFile).label!.positive;
+  const p = await (model as Model<ModelFile>).predictCsv(blob, { ...options, positive });
+  return evaluateBinary(p.truth!, p.labels, positive);
 }
 
 async function train(id: number, request: TrainRequest): Promise<TrainOutcome> {
@@ -86,7 +142,7 @@ async function train(id: number, request: TrainRequest): Promise<TrainOutcome> {
   const held = split.test.length > 0;
   // With no held-out rows the training table is the whole file in file order: the table
   // `dpmargin train FILE` reads, so seeded runs match the CLI exactly.
-  const csv = { label: request.label, positive: request.positive, features: request.features, ...(held ? { rows: split.train } : {}) };
+  const csv = { schema: request.schema, ...(held ? { rows: split.train } : {}) };
   const controller = cancellable(id);
   try {
     const { model, report, local } = await dp.trainCsv(blob, csv, {
@@ -96,13 +152,13 @@ async function train(id: number, request: TrainRequest): Promise<TrainOutcome> {
       onProgress: (progress) => post({ id, type: "progress", progress }),
     });
     // Evaluation on the user's own rows: local, not private.
-    const evalCsv = { label: request.label, positive: model.label!.positive, signal: controller.signal };
-    const onTrain = evaluate(await model.predictCsv(blob, { ...evalCsv, ...(held ? { rows: split.train } : {}) }));
-    const onTest = held ? evaluate(await model.predictCsv(blob, { ...evalCsv, rows: split.test })) : null;
+    const label = request.schema.label!;
+    const onTrain = await evaluateModel(model as Model, blob, { label, signal: controller.signal, ...(held ? { rows: split.train } : {}) });
+    const onTest = held ? await evaluateModel(model as Model, blob, { label, signal: controller.signal, rows: split.test }) : null;
     return {
       report,
       local,
-      model: model.toJSON(),
+      model: model.toJSON() as AnyModelFile,
       train: onTrain,
       test: onTest,
       split: {
@@ -121,8 +177,7 @@ async function profile(id: number, request: ProfileRequest): Promise<MarginProfi
   const dp = await engine();
   const controller = cancellable(id);
   try {
-    const { table: _t, ...result } = await dp.profileCsv(table.blob,
-      { label: request.label, positive: request.positive, features: request.features },
+    const { table: _t, ...result } = await dp.profileCsv(table.blob, { schema: request.schema },
       {
         maxRemoved: request.maxRemoved, intercept: request.intercept, signal: controller.signal,
         onProgress: (progress) => post({ id, type: "profile-progress", progress }),
@@ -134,34 +189,52 @@ async function profile(id: number, request: ProfileRequest): Promise<MarginProfi
   }
 }
 
-async function predict(id: number, modelFile: ModelFile, source: Source): Promise<PredictOutcome> {
+async function predict(id: number, modelFile: AnyModelFile, source: Source): Promise<PredictOutcome> {
   const dp = await engine();
-  const model: Model = dp.modelFromJSON(modelFile);
+  const model = dp.modelFromJSON(modelFile);
+  const file = model.toJSON();
   const blob = await blobOf(source);
   const controller = cancellable(id);
   try {
     const head = await dp.summarizeCsv(blob, { previewRows: PREVIEW_ROWS, maxValues: 0, signal: controller.signal });
-    const label = model.label;
-    let predictions: CsvPredictions | null = null;
-    if (label && head.header.includes(label.column)) {
-      try {
-        predictions = await model.predictCsv(blob, { label: label.column, signal: controller.signal });
-      } catch (error) {
-        // e.g. a missing label: the predictions still stand, without an evaluation.
-        if (!(error instanceof DpMarginError) || error.code === "CANCELLED") throw error;
+    const column = file.label?.column ?? null;
+    const signal = controller.signal;
+    // With the model's label column in the file: an evaluation too (a missing label: without).
+    const labelled = async <T>(read: (withLabel: boolean) => Promise<T>): Promise<T> => {
+      if (column !== null && head.header.includes(column)) {
+        try {
+          return await read(true);
+        } catch (error) {
+          if (!(error instanceof DpMarginError) || error.code === "CANCELLED") throw error;
+        }
       }
+      return read(false);
+    };
+    if (isMulticlass(file)) {
+      const m = model as unknown as Model<MulticlassModelFile>;
+      const p = await labelled((withLabel) => m.predictCsv(blob, withLabel ? { label: column!, signal } : { signal }));
+      return {
+        rows: p.predicted.length,
+        positives: 0,
+        classes: file.label.classes,
+        csv: multiclassPredictionsCsv(p, column),
+        preview: head.previewLines.map((line, i) => ({ line, score: Math.max(...p.scores.subarray(i * p.classes.length, (i + 1) * p.classes.length)), positive: false, predicted: p.predicted[i] })),
+        evaluation: p.truth ? evaluateCodes(p.truth, p.labels, file.label.classes) : null,
+      };
     }
-    predictions ??= await model.predictCsv(blob, { signal: controller.signal });
-    const { scores, labels } = predictions;
+    const m = model as Model<ModelFile>;
+    const label = (file as ModelFile).label;
+    const p = await labelled((withLabel) => m.predictCsv(blob, withLabel ? { label: column!, signal } : { signal }));
     let positives = 0;
-    for (let i = 0; i < labels.length; i++) positives += labels[i] > 0 ? 1 : 0;
+    for (let i = 0; i < p.labels.length; i++) positives += p.labels[i] > 0 ? 1 : 0;
     return {
-      rows: scores.length,
+      rows: p.scores.length,
       positives,
+      classes: null,
       // The CLI's format (`dpmargin predict`), written by the same package function.
-      csv: predictionsCsv(predictions, label),
-      preview: head.previewLines.map((line, i) => ({ line, score: scores[i], positive: labels[i] > 0 })),
-      evaluation: predictions.truth ? evaluate(predictions) : null,
+      csv: predictionsCsv(p, label),
+      preview: head.previewLines.map((line, i) => ({ line, score: p.scores[i], positive: p.labels[i] > 0 })),
+      evaluation: p.truth ? evaluateBinary(p.truth, p.labels, label?.positive ?? "1") : null,
     };
   } finally {
     running.delete(id);
@@ -188,6 +261,7 @@ async function handle(request: Request): Promise<unknown> {
     case "account": return (await engine()).account(request.options);
     case "plan-for": return (await engine()).planFor(request.options, request.table);
     case "load": return loadTable(request.id, request.source);
+    case "gdp-epsilon": return (await engine()).accounting.gdpEpsilon(request.mu, request.delta);
     case "train": return train(request.id, request.request);
     case "cancel": {
       const controller = running.get(request.target);

@@ -13,6 +13,7 @@ import { setupResults } from "./ui/results.ts";
 import { setupPredict } from "./ui/predict.ts";
 import { setupPlan } from "./ui/plan.ts";
 import { setupProfile } from "./ui/profile.ts";
+import { setupLedger } from "./ui/ledger.ts";
 
 const client = new WorkerClient();
 const selectTab = setupTabs(document.querySelector<HTMLElement>('[role="tablist"]')!);
@@ -36,6 +37,8 @@ engine.then(({ version, options }) => {
 
 let needsReload = false;
 let trainedOn = "data.csv";
+let trainedHash = "";
+const fileLedger = setupLedger(client);
 client.onRestart = () => {
   needsReload = true;
   engineStatus.textContent = "The engine was restarted after an internal error; your settings are kept.";
@@ -49,37 +52,49 @@ const results = setupResults(() => {
 });
 
 let sync = () => {};
+let profileRefresh = () => {};
 const settings = setupSettings(client, () => sync());
 const data = setupData(client, {
   onChange: () => {
     const t = data.table();
     const selection = data.selection();
-    settings.setData(t && selection ? { n: t.rows, d: selection.features.length } : null);
+    settings.setData(t && selection ? { n: t.rows, d: selection.modelColumns } : null);
     sync();
   },
   onLoaded: () => {
     needsReload = false;
     results.hide();
+    const t = data.table();
+    fileLedger.setFile(t ? { hash: t.sha256, name: t.name } : null);
   },
 });
 
 const training = setupTraining(client, {
-  ready: () => (data.selection()?.features.length ?? 0) > 0,
+  blocker: () => data.blocker(),
   request: (): TrainRequest | WorkerError => {
     const selection = data.selection();
-    if (!selection) return { code: "BAD_PARAMETER", message: "load a CSV file first" };
-    if (selection.features.length === 0) return { code: "BAD_PARAMETER", message: "choose at least one feature column" };
+    if (!selection) return { code: "BAD_PARAMETER", message: data.blocker() || "load a CSV file first" };
     const { testFraction, splitSeed } = readSplit();
     if (!Number.isSafeInteger(splitSeed) || splitSeed < 0) {
       return { code: "BAD_PARAMETER", message: `split seed must be a non-negative integer, but is ${$<HTMLInputElement>("split-seed").value}`, parameter: "splitSeed" };
     }
-    return { ...selection, testFraction, splitSeed, options: readOptions() };
+    return { schema: selection.schema, testFraction, splitSeed, options: readOptions() };
   },
+  confirm: (request) => fileLedger.confirmRun({ epsilon: request.options.epsilon ?? Number.NaN, delta: request.options.delta ?? Number.NaN }),
   onStart: () => {
     trainedOn = data.table()?.name ?? "data.csv";  // a new file may be loaded while it trains
+    trainedHash = data.table()?.sha256 ?? "";
     results.hide();
   },
   onDone: (outcome) => {
+    // The per-file ledger: what this run spent (a cancelled or failed run released nothing).
+    const p = outcome.report.plan as typeof outcome.report.plan & { muDiscovery?: number };
+    if (trainedHash) {
+      fileLedger.record(trainedHash, trainedOn, {
+        at: Date.now(), epsilon: p.epsilon, delta: p.delta, mu: p.mu,
+        gdp: p.selector !== "privtune" && !p.muDiscovery, selector: p.selector, seeded: outcome.report.seeded,
+      });
+    }
     results.show(outcome, trainedOn);
     predict.setTrained(outcome.model);
     $("results").scrollIntoView({ behavior: "smooth", block: "start" });
@@ -91,16 +106,18 @@ const training = setupTraining(client, {
     }
   },
 });
-sync = () => training.sync();
+sync = () => { training.sync(); profileRefresh(); };
 sync();
 
 setupPlan(client, engine);
 document.body.dataset.loaded = "true";
 
 // The margin profile reads the table and label/feature choice of the Train tab (not private).
-setupProfile(client, () => {
+const profile = setupProfile(client, () => {
   const selection = data.selection();
   return data.table() && selection
-    ? { ...selection, intercept: $<HTMLInputElement>("intercept").checked }
+    ? { schema: selection.schema, intercept: $<HTMLInputElement>("intercept").checked }
     : null;
-});
+}, () => data.blocker());
+profileRefresh = () => profile.refresh();
+profile.refresh();

@@ -3,8 +3,8 @@
 // events for that id, then exactly one "result" or "error". Only structured-cloneable data
 // crosses: Files/Blobs go by reference; the parsed table stays in the worker.
 import type {
-  AccountOptions, ColumnSummary, LocalRunInfo, MarginProfile, ModelFile, OptionInfo, Plan, ProfileProgress, TrainOptions,
-  TrainProgress, TrainReport,
+  AccountOptions, AnyModelFile, ColumnSummary, LocalRunInfo, MarginProfile, OptionInfo, Plan, ProfileProgress, SchemaFile,
+  TrainOptions, TrainProgress, TrainReport,
 } from "dpmargin";
 
 /** Where a CSV comes from: a File the user gave, or a same-origin URL (the shipped samples). */
@@ -22,10 +22,9 @@ export interface EngineInfo {
 }
 
 export interface TrainRequest {
-  label: string;
-  positive: string;
-  /** Feature columns, in file order. */
-  features: string[];
+  /** The schema the user declared in the column table (label, classes, every column's kind and
+   *  handling): the public domain of the run, passed to trainCsv as `schema`. */
+  schema: SchemaFile;
   /** Share of rows held out for evaluation (0 ≤ f < 1), and the seed of the app's shuffle. */
   testFraction: number;
   splitSeed: number;
@@ -37,22 +36,21 @@ export type Request =
   | { id: number; type: "account"; options: AccountOptions }
   | { id: number; type: "plan-for"; options: WireTrainOptions; table: { rows: number; features: number } }
   | { id: number; type: "load"; source: Source }
+  | { id: number; type: "gdp-epsilon"; mu: number; delta: number }
   | { id: number; type: "train"; request: TrainRequest }
   | { id: number; type: "cancel"; target: number }
   | { id: number; type: "model"; json: string }
-  | { id: number; type: "predict"; model: ModelFile; source: Source }
+  | { id: number; type: "predict"; model: AnyModelFile; source: Source }
   | { id: number; type: "profile"; request: ProfileRequest };
 
 /** The margin profile of the loaded table (NOT private; a local diagnostic). */
 export interface ProfileRequest {
-  label: string;
-  positive: string;
-  features: string[];
+  schema: SchemaFile;
   maxRemoved: number;
   intercept: boolean;
 }
 
-export type { ColumnSummary, MarginProfile, ProfileProgress };
+export type { ColumnSummary, MarginProfile, ProfileProgress, SchemaFile };
 
 /** What `load` returns: enough to draw the preview and the column pickers. */
 export interface TableSummary {
@@ -66,25 +64,39 @@ export interface TableSummary {
   preview: string[][];
   previewLines: number[];
   parseMs: number;
+  /** The schema the core proposes for this file (label by header name only; kinds from the
+   *  kind of the cells), or null with `schemaError`. */
+  schema: SchemaFile | null;
+  schemaError: { code: string; parameter: string; message: string } | null;
+  /** SHA-256 of the file's bytes (hex), computed here: the key of the privacy ledger. */
+  sha256: string;
 }
 
 /** Accuracy and confusion counts on rows of the user's data: local, NOT differentially private. */
 export interface Evaluation {
   rows: number;
   accuracy: number;
-  /** Positive class predicted / true. */
-  truePositive: number;
-  falsePositive: number;
-  trueNegative: number;
-  falseNegative: number;
+  /** The classes of the confusion matrix: a binary model's [positive, "not positive"], a
+   *  multiclass model's class names (plus "(other)" when a row's label is none of them). */
+  classes: string[];
+  /** confusion[actual][predicted], in `classes` order. */
+  confusion: number[][];
+  /** The share of the most frequent actual class: what always answering it would score. */
+  majorityRate: number;
+  majorityClass: string;
+  /** Mean recall over the classes present. */
+  balancedAccuracy: number;
+  /** Binary: F1 of the positive class; multiclass: macro F1 over the model's classes. */
+  f1: number;
+  perClass: { class: string; support: number; recall: number; precision: number; f1: number }[];
 }
 
 export interface TrainOutcome {
   report: TrainReport;
   /** Not released, not private: the run count (PrivTune's K) and the time. */
   local: LocalRunInfo;
-  /** The model file (SPEC §5.3) with its label column and positive class. */
-  model: ModelFile;
+  /** The model file (SPEC §5.3; version 2 for 3 or more classes) with its label and schema. */
+  model: AnyModelFile;
   train: Evaluation;
   test: Evaluation | null;
   split: { rows: number; trainRows: number; testRows: number; testFraction: number; seed: number };
@@ -93,9 +105,12 @@ export interface TrainOutcome {
 export interface PredictOutcome {
   rows: number;
   positives: number;
-  /** The predictions file, in the CLI's format: `score,COLUMN=POSITIVE` then `score,1|0`. */
+  /** A multiclass model's classes (null: binary). */
+  classes: string[] | null;
+  /** The predictions file, in the CLI's format: `score,COLUMN=POSITIVE` then `score,1|0`
+   *  (multiclass: `COLUMN,score:A,score:B,…`). */
   csv: string;
-  preview: { line: number; score: number; positive: boolean }[];
+  preview: { line: number; score: number; positive: boolean; predicted?: string }[];
   /** When the file has the model's label column: accuracy (local, not private). */
   evaluation: Evaluation | null;
 }

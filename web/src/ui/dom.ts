@@ -30,7 +30,7 @@ export function fmt(x: number, digits = 6): string {
   return a >= 1e6 || a < 1e-3 ? rounded.toExponential() : String(rounded);
 }
 
-export const percent = (x: number) => `${(x * 100).toFixed(2)}%`;
+export const percent = (x: number) => (Number.isFinite(x) ? `${(x * 100).toFixed(2)}%` : "—");
 
 export function seconds(ms: number): string {
   return ms < 10_000 ? `${(ms / 1000).toFixed(1)} s` : `${Math.round(ms / 1000)} s`;

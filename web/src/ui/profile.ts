@@ -29,7 +29,8 @@ function draw(target: HTMLElement, p: MarginProfile): void {
   }, [xs, points.map((c) => c.margin), points.map((c) => c.minimumMargin)], target);
 }
 
-export function setupProfile(client: WorkerClient, current: () => Omit<ProfileRequest, "maxRemoved"> | null): void {
+export function setupProfile(client: WorkerClient, current: () => Omit<ProfileRequest, "maxRemoved"> | null,
+  blocker: () => string): { refresh(): void } {
   const run = $<HTMLButtonElement>("profile-run");
   const cancel = $<HTMLButtonElement>("profile-cancel");
   const status = $("profile-status");
@@ -42,7 +43,7 @@ export function setupProfile(client: WorkerClient, current: () => Omit<ProfileRe
     error.hidden = true;
     const selection = current();
     if (!selection) {
-      status.textContent = "Load a CSV and choose the label on the Train tab first.";
+      status.textContent = `${blocker() || "Load a CSV and choose the label"} (on the Train tab)`;
       return;
     }
     const percent = Number($<HTMLInputElement>("profile-max").value.trim());
@@ -96,4 +97,13 @@ export function setupProfile(client: WorkerClient, current: () => Omit<ProfileRe
   cancel.addEventListener("click", () => {
     if (running !== null) client.request({ type: "cancel", target: running }).catch(() => {});
   });
+  return {
+    // The status follows the Train tab's data: what is missing, or ready.
+    refresh() {
+      if (running !== null) return;
+      const why = blocker();
+      status.textContent = why ? `${why} (on the Train tab)` : "Ready: run the profile on the loaded table.";
+      run.disabled = why !== "";
+    },
+  };
 }

@@ -1,7 +1,7 @@
 // Step 5: what a run released (γ, candidates, model, ledger) and what it did on the user's
 // data (accuracy, confusion matrix: local, not private), with the downloads.
 import type { TrainOutcome, Evaluation } from "../protocol.ts";
-import { ledger, localItems, releasedItems, reportJSON, reportMarkdown } from "../report.ts";
+import { labelOf, ledger, localItems, releasedItems, reportJSON, reportMarkdown, runSummaryMarkdown } from "../report.ts";
 import { drawScoreChart, destroyChart } from "./chart.ts";
 import { $, download, el, fmt, percent, seconds, table } from "./dom.ts";
 
@@ -13,20 +13,36 @@ export interface ResultsView {
 /** "breast-cancer.csv" → "breast-cancer"; a safe stem for download names. */
 const stem = (name: string) => name.replace(/\.[^.]*$/, "").replace(/[^\w.-]+/g, "_") || "data";
 
-function confusion(target: HTMLTableElement, e: Evaluation, positive: string): void {
-  const neg = `not ${positive}`;
+/** A K × K confusion matrix (rows: actual, columns: predicted); binary cells keep the keys
+ *  tp/fn/fp/tn. */
+function confusion(target: HTMLTableElement, e: Evaluation): void {
+  const K = e.confusion[0].length;
+  const binary = K === 2 && e.classes[1] === `not ${e.classes[0]}`;
+  const key = (a: number, p: number) => (binary ? [["tp", "fn"], ["fp", "tn"]][a][p] : `c${a}-${p}`);
   target.replaceChildren(
     el("caption", { class: "visually-hidden" }, "Rows: actual class; columns: predicted class"),
     el("thead", {}, el("tr", {}, el("td", {}),
-      el("th", { scope: "col" }, `predicted ${positive}`), el("th", { scope: "col" }, `predicted ${neg}`))),
-    el("tbody", {},
-      el("tr", {}, el("th", { scope: "row" }, `actual ${positive}`),
-        el("td", { "data-key": "tp", class: "good" }, String(e.truePositive)),
-        el("td", { "data-key": "fn", class: "bad" }, String(e.falseNegative))),
-      el("tr", {}, el("th", { scope: "row" }, `actual ${neg}`),
-        el("td", { "data-key": "fp", class: "bad" }, String(e.falsePositive)),
-        el("td", { "data-key": "tn", class: "good" }, String(e.trueNegative)))),
+      ...e.classes.slice(0, K).map((c) => el("th", { scope: "col", class: "ellipsis", title: `predicted ${c}` }, `predicted ${c}`)))),
+    el("tbody", {}, ...e.confusion.map((row, a) => el("tr", {},
+      el("th", { scope: "row", class: "ellipsis", title: `actual ${e.classes[a]}` }, `actual ${e.classes[a]}`),
+      ...row.map((n, p) => el("td", { "data-key": key(a, p), class: a === p ? "good" : "bad" }, String(n)))))),
   );
+}
+
+/** Per-class recall, precision and F1 (multiclass). */
+function perClassTable(target: HTMLTableElement, e: Evaluation): void {
+  table(target, ["class", "rows", "recall (per-class accuracy)", "precision", "F1"],
+    e.perClass.map((c) => [c.class, String(c.support), percent(c.recall), percent(c.precision), fmt(c.f1, 3)]),
+    "Per class (not private)");
+}
+
+/** Yardsticks of an evaluation (local, not private): what the accuracy must beat. */
+function yardsticks(e: Evaluation, which: string): [string, string, string, string][] {
+  return [
+    [`majority-class rate (${which}, not private)`, `${percent(e.majorityRate)} (always “${e.majorityClass}”)`, "majority-rate", String(e.majorityRate)],
+    [`balanced accuracy (${which}, not private)`, percent(e.balancedAccuracy), "balanced-accuracy", String(e.balancedAccuracy)],
+    [`F1 (${which}, not private)`, `${fmt(e.f1, 3)}${e.classes.length === 2 ? ` (class “${e.classes[0]}”)` : " (macro over the classes)"}`, "f1", String(e.f1)],
+  ];
 }
 
 export function setupResults(onPredict: () => void): ResultsView {
@@ -37,11 +53,15 @@ export function setupResults(onPredict: () => void): ResultsView {
   $("download-model").addEventListener("click", () => {
     download(`${stem(dataName)}-model${suffix()}.json`, JSON.stringify(outcome!.model, null, 2) + "\n", "application/json");
   });
+  // The privacy report is for publication: neither its content nor its name holds the file name.
   $("download-report-md").addEventListener("click", () => {
-    download(`${stem(dataName)}-privacy-report${suffix()}.md`, reportMarkdown(outcome!, dataName), "text/markdown");
+    download(`privacy-report${suffix()}.md`, reportMarkdown(outcome!), "text/markdown");
   });
   $("download-report-json").addEventListener("click", () => {
-    download(`${stem(dataName)}-privacy-report${suffix()}.json`, JSON.stringify(reportJSON(outcome!, dataName), null, 2) + "\n", "application/json");
+    download(`privacy-report${suffix()}.json`, JSON.stringify(reportJSON(outcome!), null, 2) + "\n", "application/json");
+  });
+  $("download-summary").addEventListener("click", () => {
+    download(`${stem(dataName)}-run-summary-LOCAL-not-for-publication.md`, runSummaryMarkdown(outcome!, dataName), "text/markdown");
   });
   $("use-in-predict").addEventListener("click", onPredict);
 
@@ -56,7 +76,8 @@ export function setupResults(onPredict: () => void): ResultsView {
       const r = o.report;
       const p = r.plan;
       const selected = p.candidates[r.selectedCandidate];
-      const positive = o.model.label?.positive ?? "1";
+      const label = labelOf(o);
+      const positive = label.positive ?? "1";
       $("results").hidden = false;
       $("results").dataset.seeded = String(r.seeded);
       for (const badge of document.querySelectorAll<HTMLElement>("#results [data-seeded]")) badge.hidden = !r.seeded;
@@ -67,6 +88,8 @@ export function setupResults(onPredict: () => void): ResultsView {
           "test-accuracy", o.test ? String(o.test.accuracy) : ""],
         ["train accuracy (not private)", `${percent(o.train.accuracy)} on ${o.train.rows} rows${o.split.testRows ? "" : " (the whole file)"}`,
           "train-accuracy", String(o.train.accuracy)],
+        ...(label.classes ? [["classes", `${label.classes.length} (one-vs-rest): ${label.classes.join(", ")}`, "classes", label.classes.join("\n")] as [string, string, string, string]] : []),
+        ...yardsticks(o.test ?? o.train, o.test ? "held-out" : "training"),
         ["dimension k", `${selected.k}${selected.projected ? " (JL projection)" : " (no projection)"}`, "k"],
         ["privacy", `ε = ${fmt(p.epsilon)}, δ = ${fmt(p.delta)}, μ = ${fmt(p.mu)}`, "privacy"],
         ["time (not private)", `${seconds(o.local.elapsedMs)} (${o.local.runs} base run${o.local.runs === 1 ? "" : "s"}; local only)`, "time"],
@@ -77,7 +100,14 @@ export function setupResults(onPredict: () => void): ResultsView {
       ]));
 
       const which = o.test ?? o.train;
-      confusion($<HTMLTableElement>("confusion"), which, positive);
+      confusion($<HTMLTableElement>("confusion"), which);
+      $("per-class").hidden = !label.classes;
+      if (label.classes) perClassTable($<HTMLTableElement>("per-class-table"), which);
+      const weak = which.accuracy <= which.majorityRate + 0.01;
+      $("accuracy-warning").hidden = !weak;
+      $("accuracy-warning").textContent = weak
+        ? `Warning: the ${o.test ? "held-out" : "training"} accuracy (${percent(which.accuracy)}) is not above the majority-class rate + 1 point (${percent(which.majorityRate)}: always answering “${which.majorityClass}”). This model is no better than that constant guess; try a larger ε, more rows, or other columns.`
+        : "";
       $("confusion-which").textContent = o.test ? `(${o.test.rows} held-out rows)` : `(${o.train.rows} training rows)`;
 
       const drawn = drawScoreChart($("score-chart"), r);
@@ -102,11 +132,23 @@ export function setupResults(onPredict: () => void): ResultsView {
       $("local-list").replaceChildren(...localItems(o).map((s) => el("li", {}, s)));
 
       const m = o.model;
-      const weightRows = m.features.map((f, i) => [f || "(unnamed)", fmt(m.weights[i]),
-        m.preprocessing.columnRanges ? `[${fmt(m.preprocessing.columnRanges[i][0], 4)}, ${fmt(m.preprocessing.columnRanges[i][1], 4)}]` : "—"]);
-      if (m.intercept !== null) weightRows.push(["(intercept)", fmt(m.intercept), "—"]);
-      table($<HTMLTableElement>("weights-table"), ["feature", "weight", "range used"], weightRows,
-        `Weights after preprocessing (${m.preprocessing.rowNormalization}, b = ${m.preprocessing.normBound}); positive score → ${positive}`);
+      const range = (i: number) => m.preprocessing.columnRanges
+        ? `[${fmt(m.preprocessing.columnRanges[i][0], 4)}, ${fmt(m.preprocessing.columnRanges[i][1], 4)}]` : "—";
+      const featureName = (f: string) => el("span", { class: "ellipsis", title: f || "(unnamed)" }, f || "(unnamed)");
+      if (label.classes) {
+        const w = m.weights as number[][];
+        const b = m.intercept as number[] | null;
+        const weightRows: (string | Node)[][] = m.features.map((f, i) => [featureName(f), ...w.map((row) => fmt(row[i])), range(i)]);
+        if (b) weightRows.push(["(intercept)", ...b.map((x) => fmt(x)), "—"]);
+        table($<HTMLTableElement>("weights-table"), ["feature", ...label.classes.map((c) => `weight: ${c}`), "range used"], weightRows,
+          `Weights after preprocessing (${m.preprocessing.rowNormalization}, b = ${m.preprocessing.normBound}); the largest score wins`);
+      } else {
+        const w = m.weights as number[];
+        const weightRows: (string | Node)[][] = m.features.map((f, i) => [featureName(f), fmt(w[i]), range(i)]);
+        if (m.intercept !== null) weightRows.push(["(intercept)", fmt(m.intercept as number), "—"]);
+        table($<HTMLTableElement>("weights-table"), ["feature", "weight", "range used"], weightRows,
+          `Weights after preprocessing (${m.preprocessing.rowNormalization}, b = ${m.preprocessing.normBound}); positive score → ${positive}`);
+      }
     },
   };
 }

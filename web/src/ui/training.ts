@@ -14,8 +14,10 @@ export interface TrainingView {
 
 export function setupTraining(client: WorkerClient, hooks: {
   request: () => TrainRequest | WorkerError;
-  /** Training can start (data loaded, columns chosen). */
-  ready: () => boolean;
+  /** Why training cannot start ("" when it can: data loaded, label and columns chosen). */
+  blocker: () => string;
+  /** Before a run (the ledger's warning): false cancels it. */
+  confirm?: (request: TrainRequest) => Promise<boolean>;
   onStart: () => void;
   onDone: (outcome: TrainOutcome) => void;
   beforeTrain?: () => Promise<void>;
@@ -36,12 +38,13 @@ export function setupTraining(client: WorkerClient, hooks: {
 
   const sync = () => {
     const running = activeId !== null;
-    trainButton.disabled = running || !hooks.ready();
+    const blocker = hooks.blocker();
+    trainButton.disabled = running || blocker !== "";
+    trainButton.title = blocker;
     cancelButton.disabled = !running;
-    if (!running && !hooks.ready() && document.body.dataset.trainState === "idle") {
-      status.textContent = "Load a CSV file and choose at least one feature column to train.";
-    } else if (!running && document.body.dataset.trainState === "idle") {
-      status.textContent = "Ready to train.";
+    $("train-blocker").textContent = running ? "" : blocker;
+    if (!running && document.body.dataset.trainState === "idle") {
+      status.textContent = blocker || "Ready to train.";
     }
   };
 
@@ -67,21 +70,36 @@ export function setupTraining(client: WorkerClient, hooks: {
 
   const onStarted = (p: Plan) => {
     plan = p;
+    problem = 0;
     runsList.replaceChildren();
     if (p.selector !== "privtune") {
       p.candidates.forEach((c, i) => row(i, c.gamma, c.T, p.selector === "fixed" ? "fixed" : `#${i + 1}`));
     }
   };
 
+  // One bar per margin candidate of the plan (PrivTune: per run, its count unknown in advance).
+  // `run` counts the base runs completed, so the last event has run = runs: no bar for it.
+  // One-vs-rest: the bars are those of the current class's problem.
+  let problem = 0;
   const onProgress = (p: TrainProgress) => {
     overall.value = p.fraction;
-    const label = plan?.selector === "privtune" ? `run ${p.run + 1} of ${p.runs}:` : `#${p.run + 1}`;
-    for (let i = 0; i < p.run; i++) {
-      const li = runsList.querySelector<HTMLLIElement>(`li[data-run="${i}"]`);
-      if (li) setRow(li, Number(li.querySelector("progress")!.max), Number(li.querySelector("progress")!.max));
+    const privtune = plan?.selector === "privtune";
+    if (p.problems > 1 && p.problem !== problem) {
+      problem = p.problem;
+      for (const li of runsList.querySelectorAll<HTMLLIElement>("li")) setRow(li, 0, Number(li.querySelector("progress")!.max));
     }
-    setRow(row(p.run, p.gamma, p.iterations, label), p.iteration, p.iterations);
-    status.textContent = `Training: ${plan?.selector === "privtune" ? "run" : "candidate"} ${p.run + 1} of ${p.runs}` +
+    const index = privtune ? p.run : p.candidate;
+    if (p.run < p.runs || privtune) {
+      for (const li of runsList.querySelectorAll<HTMLLIElement>("li")) {
+        const i = Number(li.dataset.run);
+        const max = Number(li.querySelector("progress")!.max);
+        if (privtune ? i < p.run : i < p.candidate) setRow(li, max, max);
+      }
+      if (p.run < p.runs) setRow(row(index, p.gamma, p.iterations, privtune ? `run ${p.run + 1}:` : `#${index + 1}`), p.iteration, p.iterations);
+    }
+    const cls = p.problems > 1 ? `class ${p.problem + 1} of ${p.problems}, ` : "";
+    const done = Math.min(p.run + 1, p.runs);
+    status.textContent = `Training: ${cls}${privtune ? "run" : "candidate"} ${done} of ${p.runs}` +
       ` (γ = ${fmt(p.gamma, 4)}), iteration ${p.iteration} of ${p.iterations} — ${Math.floor(p.fraction * 100)}%`;
   };
 
@@ -101,6 +119,15 @@ export function setupTraining(client: WorkerClient, hooks: {
       else showError(errorBox, request);
       setState("error");
       return;
+    }
+    if (hooks.confirm) {
+      trainButton.disabled = true;
+      const go = await hooks.confirm(request);
+      if (!go) {
+        status.textContent = "Not trained: nothing more was spent.";
+        sync();
+        return;
+      }
     }
     hooks.onStart();
     setState("running");
