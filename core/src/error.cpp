@@ -47,6 +47,8 @@ const char* errorCodeName(ErrorCode code) noexcept {
       return "LABEL_NOT_FOUND";
     case ErrorCode::kBadModel:
       return "BAD_MODEL";
+    case ErrorCode::kBudgetExceeded:
+      return "BUDGET_EXCEEDED";
   }
   return "INTERNAL";
 }

@@ -1,8 +1,13 @@
 // Registrations: the accountant's pure functions, the option table and data-free plans.
 #include <emscripten/bind.h>
 
+#include <string>
+#include <vector>
+
 #include "dpmargin/accounting/gdp.hpp"
 #include "dpmargin/accounting/grid.hpp"
+#include "dpmargin/accounting/ledger.hpp"
+#include "dpmargin/error.hpp"
 #include "dpmargin/accounting/selection.hpp"
 #include "dpmargin/accounting/tnb.hpp"
 #include "dpmargin/plan/plan.hpp"
@@ -100,6 +105,41 @@ double ps22Epsilon(val mu, val eta, val gamma, val delta) {
 double ps22Mu(val e, val eta, val gamma, val delta) {
   return acc::ps22Mu(toNumber(e, "epsilon"), toNumber(eta, "eta"), toNumber(gamma, "r"), toNumber(delta, "delta"));
 }
+// The privacy ledger (accounting/ledger.hpp): entries [{epsilon, delta, gdp, mu?, deltaGdp?}],
+// cap {epsilon, delta} or unset; BUDGET_EXCEEDED when the total is beyond the cap.
+val composeLedger(val entries, val cap) {
+  if (!entries.isArray()) {
+    throw Error(ErrorCode::kBadParameter, "entries", "entries must be an array of run records, but is not an array");
+  }
+  std::vector<acc::LedgerEntry> list;
+  const std::uint64_t n = toCount(entries["length"], "entries.length", 0);
+  for (unsigned i = 0; i < n; ++i) {  // embind indexes with 32-bit integers
+    const std::string at = "entries[" + std::to_string(i) + "]";
+    const val e = toObject(entries[i], at.c_str());
+    acc::LedgerEntry r;
+    r.epsilon = toNumber(e["epsilon"], (at + ".epsilon").c_str());
+    r.delta = toNumber(e["delta"], (at + ".delta").c_str());
+    r.gdp = toBoolean(e["gdp"], (at + ".gdp").c_str());
+    if (r.gdp) {
+      r.mu = toNumber(e["mu"], (at + ".mu").c_str());
+      r.deltaGdp = toNumber(e["deltaGdp"], (at + ".deltaGdp").c_str());
+    }
+    list.push_back(r);
+  }
+  const acc::LedgerTotal t = acc::composeLedger(list);
+  if (!isUnset(cap)) {
+    const val c = toObject(cap, "cap");
+    acc::requireWithinCap(t, {toNumber(c["epsilon"], "cap.epsilon"), toNumber(c["delta"], "cap.delta")});
+  }
+  val o = val::object();
+  o.set("epsilon", t.epsilon);
+  o.set("delta", t.delta);
+  o.set("mu", t.mu);
+  o.set("basicEpsilon", t.basicEpsilon);
+  o.set("runs", double(t.runs));
+  o.set("gdpRuns", double(t.gdpRuns));
+  return o;
+}
 double privtunePaperEpsilon(val mu, val r, val delta) {
   return acc::privtunePaperEpsilon(toNumber(mu, "mu"), toNumber(r, "r"), toNumber(delta, "delta"));
 }
@@ -126,4 +166,5 @@ EMSCRIPTEN_BINDINGS(dpmargin_accounting) {
   registerFunction<&ps22Epsilon>("ps22Epsilon");
   registerFunction<&ps22Mu>("ps22Mu");
   registerFunction<&privtunePaperEpsilon>("privtunePaperEpsilon");
+  registerFunction<&composeLedger>("composeLedger");
 }

@@ -12,6 +12,7 @@ import { summarizeCsv, type CsvSummary, type SummaryOptions } from "./csv/summar
 import { Model, type AnyModelFile, type ModelFile } from "./model/model.js";
 import type { MulticlassModelFile } from "./model/multiclass.js";
 import type { ShardHost } from "./shards/sharded.js";
+import { PrivacyLedger, parseLedgerFile, type LedgerFile } from "./ledger/ledger.js";
 
 /** Pure accounting functions (SPEC §2.1, §2.6), exposed for reports and cross-checks. */
 export interface Accounting {
@@ -218,6 +219,19 @@ export class DpMargin {
   profileCsv(source: CsvSource, csv: CsvReadOptions,
     options: ProfileOptions = {}): Promise<MarginProfile & { table: TableInfo }> {
     return profileCsv(this.#core, source, csv, options);
+  }
+
+  /** A new privacy ledger (optionally with a total cap): pass it as the `ledger` option of every
+   *  train()/trainCsv() on the same data and it records each run and refuses one beyond the cap
+   *  (BUDGET_EXCEEDED) before any iteration. docs/PRIVACY.md, "Budget across runs". */
+  ledger(options: { cap?: { epsilon: number; delta: number } } = {}): PrivacyLedger {
+    const o = requireObject(options, "options");
+    return new PrivacyLedger(this.#core, { format: "dpmargin-ledger", version: 1, cap: (o.cap as LedgerFile["cap"]) ?? null, runs: [] });
+  }
+
+  /** A ledger from its file (JSON text or object), to keep accumulating. */
+  ledgerFromJSON(json: LedgerFile | string): PrivacyLedger {
+    return new PrivacyLedger(this.#core, parseLedgerFile(json));
   }
 
   /** Load a model file (validated; versions 1 and 2, binary or multiclass) and bind it to this

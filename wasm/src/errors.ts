@@ -10,6 +10,7 @@ export type DpMarginErrorCode =
   | "ONE_CLASS"
   | "BAD_LABEL"
   | "BAD_MODEL"
+  | "BUDGET_EXCEEDED"
   | "OUT_OF_MEMORY"
   | "CANCELLED"
   | "WASM_LOAD"

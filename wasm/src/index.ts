@@ -16,6 +16,8 @@ export type { DpMarginErrorCode } from "./errors.js";
 export type * from "./types.js";
 export { LOCAL_NOTE } from "./train/report.js";
 export { Model } from "./model/model.js";
+export { PrivacyLedger, ledgerRun } from "./ledger/ledger.js";
+export type { LedgerFile, LedgerRun, LedgerTotal } from "./ledger/ledger.js";
 export type {
   ModelFile, ModelLabel, ModelPreprocessing, Predictions, PredictCsvOptions, CsvPredictions, AnyModelFile, PredictionsOf,
   CsvPredictionsOf,

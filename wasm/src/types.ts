@@ -157,6 +157,17 @@ export interface Plan {
   classes?: number;
   muClass?: number;
   rangeShare: number;
+  /** Private category discovery (CSV runs; 0 when none): its μ, the number of columns (label
+   *  included) it ran on and its share of the budget; σ and τ of its noisy counts and its δ_τ
+   *  when it ran (docs/PRIVACY.md, "Category discovery"). */
+  muDiscovery: number;
+  discoveryColumns: number;
+  discoveryShare: number;
+  discoverySigma?: number;
+  discoveryThreshold?: number;
+  discoveryDeltaThreshold?: number;
+  /** The δ the GDP part is read at: δ less what discovery's thresholds take (δ without it). */
+  deltaGdp: number;
   /** μ of each base noisy-GD run. */
   muRun: number;
   /** sd of the Gaussian noise added to each candidate's error count. */

@@ -27,6 +27,7 @@ enum class ErrorCode {
   kMissingValue,   // a missing cell where the plan forbids it
   kLabelNotFound,  // the label column named by the caller is not in the header
   kBadModel,       // a model file that is not valid (names the field)
+  kBudgetExceeded, // a run the privacy ledger's cap refuses (accounting/ledger.hpp)
 };
 
 // Stable, public names ("BAD_PARAMETER", …) shared with the JS DpMarginError.code.

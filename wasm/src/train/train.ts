@@ -14,6 +14,7 @@ import type { LocalRunInfo, MethodOptions, Plan, PreprocessingOptions, TrainProg
 import { Model, type AnyModelFile, type ModelFile } from "../model/model.js";
 import { buildLocal, buildReport } from "./report.js";
 import { cancelled, now, runChunked } from "./chunked.js";
+import { PrivacyLedger } from "../ledger/ledger.js";
 import { MAX_WORKERS, trainOnShards, type ShardHost } from "../shards/sharded.js";
 
 /** Options of `train()`: the privacy budget, the method, preprocessing, and control. */
@@ -33,6 +34,9 @@ export interface TrainOptions extends MethodOptions, PreprocessingOptions {
   workers?: number;
   /** The resolved plan, once, before the first iteration (every default applied). */
   onPlan?: (plan: Plan) => void;
+  /** A privacy ledger (`dp.ledger()`): the run is recorded in it before its first iteration,
+   *  or refused with BUDGET_EXCEEDED when it would take the total beyond the ledger's cap. */
+  ledger?: PrivacyLedger;
   onProgress?: (progress: TrainProgress) => void;
   signal?: AbortSignal;
 }
@@ -61,12 +65,13 @@ function classNames(value: unknown): string[] | null {
 }
 
 /** Options that live in JavaScript; every other one goes to the core. */
-export const TRAIN_JS_ONLY = ["workers", "onPlan", "onProgress", "signal"] as const;
+export const TRAIN_JS_ONLY = ["workers", "onPlan", "onProgress", "signal", "ledger"] as const;
 
 interface Control {
   started: number;
   workers: number;
   onPlan: ((plan: Plan) => void) | undefined;
+  ledger: PrivacyLedger | undefined;
   onProgress: ((progress: TrainProgress) => void) | undefined;
   signal: AbortSignal | undefined;
   options: CoreOptions;
@@ -84,12 +89,19 @@ function control(core: CoreModule, options: TrainOptions): Control {
   const c: Control = {
     started, workers,
     onPlan: optionalFunction(o, "onPlan"),
+    ledger: optionalLedger(o),
     onProgress: optionalFunction(o, "onProgress"),
     signal: optionalSignal(o),
     options: coreOptions(o, TRAIN_JS_ONLY),
   };
   unwrap(core.validateOptions(c.options));
   return c;
+}
+
+function optionalLedger(o: Record<string, unknown>): PrivacyLedger | undefined {
+  if (o.ledger === undefined) return undefined;
+  if (!(o.ledger instanceof PrivacyLedger)) throw badParameter("ledger", "a PrivacyLedger (dp.ledger())", o.ledger);
+  return o.ledger;
 }
 
 export async function train(core: CoreModule, data: TrainingData, options: TrainOptions,
@@ -145,7 +157,7 @@ async function run(core: CoreModule, dataset: CoreDataset, c: Control, columns: 
   multiclass: { column: string | null; classes: string[] } | null = null,
   begin: (trainer: CoreTrainer) => ReturnType<CoreTrainer["start"]> = (trainer) => trainer.start(dataset, c.options),
   table: TableRelease | null = null): Promise<TrainResult<AnyModelFile>> {
-  const { started, workers, onPlan, onProgress, signal } = c;
+  const { started, workers, onPlan, onProgress, signal, ledger } = c;
   if (workers > 1 && !host) {
     throw new DpMarginError("BAD_PARAMETER", "workers > 1 needs worker threads, which this module cannot start", "workers");
   }
@@ -154,6 +166,7 @@ async function run(core: CoreModule, dataset: CoreDataset, c: Control, columns: 
     trainer = new core.Trainer();
     const start: CoreTrainStart = unwrap(begin(trainer));
     const { plan } = start;
+    ledger?.charge(plan);  // BUDGET_EXCEEDED before any iteration: nothing is released
     onPlan?.(plan);
     const t = trainer;
     const afterChunk = (done: boolean) => {

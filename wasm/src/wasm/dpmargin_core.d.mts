@@ -200,6 +200,8 @@ export interface CoreModule {
   ps22Epsilon(mu: unknown, eta: unknown, r: unknown, delta: unknown): Status<number>;
   ps22Mu(epsilon: unknown, eta: unknown, r: unknown, delta: unknown): Status<number>;
   privtunePaperEpsilon(mu: unknown, r: unknown, delta: unknown): Status<number>;
+  /** The privacy ledger's total (accounting/ledger.hpp); BUDGET_EXCEEDED beyond `cap`. */
+  composeLedger(entries: unknown, cap: unknown): Status<{ epsilon: number; delta: number; mu: number; basicEpsilon: number; runs: number; gdpRuns: number }>;
   version(): Status<string>;
   /** Test instrumentation: wasm memory size and malloc's bytes in use. */
   heapBytes(): Status<{ total: number; inUse: number }>;
