@@ -6,8 +6,9 @@
  */
 import { parseArgs } from "node:util";
 import { readFile, writeFile } from "node:fs/promises";
+import { Progress } from "./progress.js";
 import { load, csvFile, DpMarginError, predictionsCsv, multiclassPredictionsCsv, SEEDED_WARNING,
-  type Plan, type DpMargin, type CsvReadOptions, type OptionInfo } from "../node.js";
+  type Plan, type DpMargin, type CsvReadOptions, type OptionInfo, type CsvProgress, type ProfileProgress, type TrainProgress } from "../node.js";
 
 class UsageError extends Error {}
 
@@ -89,6 +90,9 @@ function joinNegativeNumbers(argv: string[]): string[] {
 }
 
 type Flags = Record<string, { type: "string" | "boolean" }>;
+
+// --progress / --quiet of the commands that read a file (progress.ts).
+const PROGRESS_FLAGS: Flags = { progress: { type: "boolean" }, quiet: { type: "boolean" } };
 
 function parse(argv: string[], options: Flags, positionals: number) {
   acceptedFlags = new Set(Object.keys(options).map((name) => `--${name}`));
@@ -258,13 +262,16 @@ async function trainCommand(dp: DpMargin, argv: string[]): Promise<void> {
   const { flags, options: table } = optionFlags(dp, "train");
   const { flags: csvFlags, options: csvTable } = tableFlags(dp);
   const { values: v, files } = parse(argv, {
-    ...flags, ...csvFlags, test: { type: "string" }, out: { type: "string" },
+    ...flags, ...csvFlags, ...PROGRESS_FLAGS, test: { type: "string" }, out: { type: "string" },
   }, 1);
   const options = runOptions(v, table, ["epsilon", "delta"]);
   const csv = await tableOptions(v, csvTable);
+  const progress = Progress.fromFlags(v);
   // Streaming passes into wasm memory, then training; the data are never copied into JS.
-  const { model, report, local, table: read } = await dp.trainCsv(csvFile(files[0]), csv,
-    options as unknown as Parameters<DpMargin["trainCsv"]>[2]);
+  const { model, report, local, table: read } = await dp.trainCsv(csvFile(files[0]),
+    { ...csv, ...(progress.enabled ? { onProgress: (p) => progress.reading(files[0], p) } : {}) },
+    { ...options, ...(progress.enabled ? { onProgress: (p: TrainProgress) => progress.training(p) } : {}) } as unknown as Parameters<DpMargin["trainCsv"]>[2]);
+  progress.done();
   // Accuracy on the user's own data: computed locally, not differentially private. Everything is
   // computed before anything is written, so bad test data leaves no model file behind.
   const dialect = Object.fromEntries(["delimiter", "decimal", "encoding", "missingTokens", "maxBytes"]
@@ -272,9 +279,13 @@ async function trainCommand(dp: DpMargin, argv: string[]): Promise<void> {
   const multiclass = model.classes !== null;
   const evaluate = multiclass ? { ...dialect, label: read.label!.column }
     : { ...dialect, label: read.label!.column, positive: read.label!.positive };
-  const onTrain = await model.predictCsv(csvFile(files[0]), evaluate);
+  const scoring = (file: string) => ({
+    ...evaluate, ...(progress.enabled ? { onProgress: (p: CsvProgress) => progress.predicting(file, p) } : {}),
+  });
+  const onTrain = await model.predictCsv(csvFile(files[0]), scoring(files[0]));
   const trainAccuracy = accuracy(onTrain.labels, onTrain.truth!);
-  const onTest = v.test === undefined ? null : await model.predictCsv(csvFile(v.test as string), evaluate);
+  const onTest = v.test === undefined ? null : await model.predictCsv(csvFile(v.test as string), scoring(v.test as string));
+  progress.done();
   const testAccuracy = onTest ? accuracy(onTest.labels, onTest.truth!) : undefined;
   const test = onTest ? { rows: onTest.table.rows } : null;
   const plan = report.plan;
@@ -335,9 +346,14 @@ async function readText(path: string, what: string): Promise<string> {
 
 async function predictCommand(dp: DpMargin, argv: string[]): Promise<void> {
   const { flags: csvFlags, options: csvTable } = tableFlags(dp, PREDICT_TABLE);
-  const { values: v, files } = parse(argv, { out: { type: "string" }, ...csvFlags }, 2);
+  const { values: v, files } = parse(argv, { out: { type: "string" }, ...csvFlags, ...PROGRESS_FLAGS }, 2);
   const model = dp.modelFromJSON(await readText(files[0], "MODEL.json"));
-  const predictions = await model.predictCsv(csvFile(files[1]), await tableOptions(v, csvTable));
+  const progress = Progress.fromFlags(v);
+  const predictions = await model.predictCsv(csvFile(files[1]), {
+    ...(await tableOptions(v, csvTable)),
+    ...(progress.enabled ? { onProgress: (p: CsvProgress) => progress.predicting(files[1], p) } : {}),
+  });
+  progress.done();
   // A multiclass model: the predicted class and a score per class.
   const text = "classes" in predictions ? multiclassPredictionsCsv(predictions, (model.label as { column: string | null }).column)
     : predictionsCsv(predictions, model.label as Parameters<typeof predictionsCsv>[1]);
@@ -350,10 +366,18 @@ async function profileCommand(dp: DpMargin, argv: string[]): Promise<void> {
   const { flags: csvFlags, options: csvTable } = tableFlags(dp);
   const { values: v, files } = parse(argv, {
     "max-removed": { type: "string" }, "no-intercept": { type: "boolean" }, json: { type: "boolean" }, ...csvFlags,
+    ...PROGRESS_FLAGS,
   }, 1);
   const maxRemoved = numberFlag(v, "max-removed", "maxRemoved", false);
-  const profile = await dp.profileCsv(csvFile(files[0]), await tableOptions(v, csvTable),
-    { ...(maxRemoved !== undefined ? { maxRemoved } : {}), ...(v["no-intercept"] ? { intercept: false } : {}) });
+  const progress = Progress.fromFlags(v);
+  const profile = await dp.profileCsv(csvFile(files[0]), {
+    ...(await tableOptions(v, csvTable)),
+    ...(progress.enabled ? { onProgress: (p: CsvProgress) => progress.reading(files[0], p) } : {}),
+  }, {
+    ...(maxRemoved !== undefined ? { maxRemoved } : {}), ...(v["no-intercept"] ? { intercept: false } : {}),
+    ...(progress.enabled ? { onProgress: (p) => progress.profiling(p) } : {}),
+  });
+  progress.done();
   if (v.json) {
     const { table, ...rest } = profile;
     process.stdout.write(JSON.stringify({ ...rest, rows: table.rows, label: table.label }, null, 2) + "\n");
@@ -377,8 +401,13 @@ async function profileCommand(dp: DpMargin, argv: string[]): Promise<void> {
 // but releases nothing (category lists and classes are not in it unless declared).
 async function schemaCommand(dp: DpMargin, argv: string[]): Promise<void> {
   const { flags: csvFlags, options: csvTable } = tableFlags(dp);
-  const { values: v, files } = parse(argv, { ...csvFlags, json: { type: "boolean" } }, 1);
-  const summary = await dp.summarizeCsv(csvFile(files[0]), { ...(await tableOptions(v, csvTable)), previewRows: 0 } as never);
+  const { values: v, files } = parse(argv, { ...csvFlags, json: { type: "boolean" }, ...PROGRESS_FLAGS }, 1);
+  const progress = Progress.fromFlags(v);
+  const summary = await dp.summarizeCsv(csvFile(files[0]), {
+    ...(await tableOptions(v, csvTable)), previewRows: 0,
+    ...(progress.enabled ? { onProgress: (p: CsvProgress) => progress.reading(files[0], p) } : {}),
+  } as never);
+  progress.done();
   if (summary.schema === null) {
     const e = summary.schemaError!;
     throw new DpMarginError(e.code as DpMarginError["code"], e.message, e.parameter || undefined);
