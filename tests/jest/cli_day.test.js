@@ -65,3 +65,55 @@ describe("progress on stderr", () => {
     expect(piped.stderr).not.toMatch(/training|checking/);
   });
 });
+
+describe("--help and flag errors", () => {
+  let top, trainHelp, predictHelp, unknown, missing, extra, noValue;
+  beforeAll(async () => {
+    [top, trainHelp, predictHelp, unknown, missing, extra, noValue] = await runClis([
+      ["--help"], ["train", "--help"], ["predict", "-h"],
+      ["train", trainCsv, ...budget, "--foo", "3"],
+      ["train", trainCsv, "--label", "label", "--delta", "1e-5", "--epsilon"],
+      ["profile", trainCsv, testCsv],
+      ["account", "--json=yes"],
+    ]);
+  });
+
+  test("dpmargin train --help lists every flag of train with its description and default, grouped", async () => {
+    const { load } = await import("dpmargin");
+    const dp = await load();
+    expect(trainHelp.code).toBe(0);
+    const text = trainHelp.stdout;
+    for (const group of ["privacy budget:", "method:", "preprocessing:", "randomness:", "reading the CSV:", "train:"]) {
+      expect(text).toContain(`\n${group}\n`);
+    }
+    const kebab = (name) => name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
+    for (const o of dp.options.filter((o) => o.scope !== "plan" && o.type !== "ranges")) {
+      const flag = o.type === "boolean" ? (o.scope === "table" ? `--[no-]${kebab(o.name)}` : `--no-${kebab(o.name)}`) : `--${kebab(o.name)} `;
+      const at = text.indexOf(`\n  ${flag}`);
+      expect(at).toBeGreaterThan(0);
+      const entry = text.slice(at, text.indexOf("\n  --", at + 1));
+      expect(entry).toContain(o.help);
+      expect(entry).toContain(o.defaultText === "required" ? "(required)" : o.scope === "table" || o.type !== "boolean" ? `(default: ${o.defaultText})` : "(default: on)");
+    }
+    for (const flag of ["--test FILE", "--out FILE", "--json", "--progress", "--quiet"]) expect(text).toMatch(new RegExp(`\\n  ${flag}\\s+\\S.*\\(default: `));
+    expect(top.code).toBe(0);
+    expect(top.stdout).toContain("dpmargin COMMAND --help");
+    expect(top.stdout).toContain("--class-count");
+    expect(predictHelp.code).toBe(0);
+    expect(predictHelp.stdout).toContain("usage: dpmargin predict MODEL.json DATA.csv");
+    expect(predictHelp.stdout).not.toContain("--epsilon");
+  });
+
+  test("an unknown flag, a missing value, a value to a switch: the CLI's words, exit 2", () => {
+    for (const r of [unknown, missing, extra, noValue]) {
+      expect(r.code).toBe(2);
+      expect(r.stdout).toBe("");
+      expect(r.stderr.trim().split("\n")).toHaveLength(1);
+      expect(r.stderr).not.toMatch(/positional argument|ERR_PARSE/);
+    }
+    expect(unknown.stderr).toBe("dpmargin: unknown option --foo (see dpmargin train --help)\n");
+    expect(missing.stderr).toBe("dpmargin: option --epsilon needs a value (see dpmargin train --help)\n");
+    expect(extra.stderr).toBe("dpmargin: expected 1 file argument, got 2 (see dpmargin profile --help)\n");
+    expect(noValue.stderr).toBe("dpmargin: option --json takes no value (see dpmargin account --help)\n");
+  });
+});

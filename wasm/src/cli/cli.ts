@@ -7,12 +7,12 @@
 import { parseArgs } from "node:util";
 import { readFile, writeFile } from "node:fs/promises";
 import { Progress } from "./progress.js";
+import { COMMAND_FLAGS, commandHelp, flagsOf, kebab, usage, type Flags } from "./help.js";
 import { load, csvFile, DpMarginError, predictionsCsv, multiclassPredictionsCsv, SEEDED_WARNING,
   type Plan, type DpMargin, type CsvReadOptions, type OptionInfo, type CsvProgress, type ProfileProgress, type TrainProgress } from "../node.js";
 
 class UsageError extends Error {}
 
-const kebab = (name: string) => name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
 
 // API parameter → the flag the user typed, so errors from the core name the flag. Every option
 // of the core's table (run options and CSV options) has its name in kebab case; a schema
@@ -89,10 +89,22 @@ function joinNegativeNumbers(argv: string[]): string[] {
   return out;
 }
 
-type Flags = Record<string, { type: "string" | "boolean" }>;
+// The command being run: usage errors point at its help.
+let currentCommand: string | null = null;
 
-// --progress / --quiet of the commands that read a file (progress.ts).
-const PROGRESS_FLAGS: Flags = { progress: { type: "boolean" }, quiet: { type: "boolean" } };
+// node:util parseArgs's messages ("Unknown option '--foo'. To specify a positional argument
+// starting with a '-', place it at the end of the command after '--', as in '-- \"--foo\"") are
+// for programmers: say what is wrong with the flag, in the CLI's words.
+function parseError(error: Error & { code?: string }): UsageError {
+  const message = error.message;
+  const flag = /'(-{1,2}[^' ]+)/.exec(message)?.[1];
+  if (error.code === "ERR_PARSE_ARGS_UNKNOWN_OPTION" && flag) return new UsageError(`unknown option ${flag}`);
+  if (error.code === "ERR_PARSE_ARGS_INVALID_OPTION_VALUE" && flag) {
+    return new UsageError(/does not take an argument/.test(message) ? `option ${flag} takes no value` : `option ${flag} needs a value`);
+  }
+  if (error.code === "ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL") return new UsageError("too many file arguments");
+  return new UsageError(message);
+}
 
 function parse(argv: string[], options: Flags, positionals: number) {
   acceptedFlags = new Set(Object.keys(options).map((name) => `--${name}`));
@@ -100,7 +112,7 @@ function parse(argv: string[], options: Flags, positionals: number) {
   try {
     parsed = parseArgs({ args: joinNegativeNumbers(argv), strict: true, allowPositionals: true, options });
   } catch (error) {
-    throw new UsageError((error as Error).message);
+    throw parseError(error as Error & { code?: string });
   }
   if (parsed.positionals.length !== positionals) {
     throw new UsageError(`expected ${positionals} file argument${positionals === 1 ? "" : "s"}, got ${parsed.positionals.length}`);
@@ -112,7 +124,7 @@ function parse(argv: string[], options: Flags, positionals: number) {
 // are declared through the API, not on a command line.
 function optionFlags(dp: DpMargin, scope: "train" | "plan"): { flags: Flags; options: OptionInfo[] } {
   const options = dp.options.filter((o) => (o.scope === "both" || o.scope === scope) && o.type !== "ranges");
-  const flags: Flags = { json: { type: "boolean" } };
+  const flags: Flags = {};
   for (const o of options) {
     if (o.type === "boolean") flags[`no-${kebab(o.name)}`] = { type: "boolean" };  // defaults are true
     else flags[kebab(o.name)] = { type: "string" };
@@ -150,41 +162,9 @@ function runOptions(v: Record<string, unknown>, options: OptionInfo[], required:
   return out;
 }
 
-function usage(dp: DpMargin | null): string {
-  const lines = [
-    "usage:",
-    "  dpmargin train TRAIN.csv --epsilon E --delta D [--label COL] [CSV options] [options]",
-    "                 [--test TEST.csv] [--out model.json] [--json]",
-    "  dpmargin schema DATA.csv [--label COL] [CSV options]   (the resolved schema as JSON, for --schema)",
-    "  dpmargin predict MODEL.json DATA.csv [--out predictions.csv] [--label COL] [--delimiter X] [--max-bytes N]",
-    "  dpmargin profile DATA.csv [--label COL] [CSV options] [--max-removed F] [--no-intercept] [--json]",
-    "                   (not private: a local diagnostic)",
-    "  dpmargin account --epsilon E --delta D --n N --d D [options] [--json]",
-    "  dpmargin --help | --version",
-  ];
-  if (dp) {
-    lines.push("", "options of train and account (defaults from the core):");
-    for (const o of dp.options) {
-      if (o.type === "ranges" || o.scope === "table") continue;
-      const flag = o.type === "boolean" ? `--no-${kebab(o.name)}` : `--${kebab(o.name)} ${o.type === "choice" ? o.choices.join("|") : "X"}`;
-      lines.push(`  ${flag.padEnd(40)} ${o.type === "boolean" ? "turn off: " : ""}${o.help}${o.defaultText === "required" ? " (required)" : ` (default: ${o.defaultText})`}${o.scope === "plan" ? " [account]" : o.scope === "train" ? " [train]" : ""}`);
-    }
-    lines.push(`  ${"--no-private-ranges".padEnd(40)} the same as --range-share 0`);
-    lines.push("", "CSV options of train, schema, profile (and predict: label, positive, dialect, max-bytes):");
-    for (const o of dp.options) {
-      if (o.scope !== "table") continue;
-      const value = o.type === "choice" ? o.choices.join("|") : o.type === "texts" ? "A,B,…" : o.type === "schema" ? "FILE.json" : "X";
-      const flag = o.type === "boolean" ? `--[no-]${kebab(o.name)}` : `--${kebab(o.name)} ${value}`;
-      lines.push(`  ${flag.padEnd(40)} ${o.help} (default: ${o.defaultText})`);
-    }
-    lines.push(`  ${"--impute C".padEnd(40)} the same as --missing constant --fill C`);
-  }
-  return lines.join("\n");
-}
-
 async function account(dp: DpMargin, argv: string[]): Promise<void> {
   const { flags, options } = optionFlags(dp, "plan");
-  const { values: v } = parse(argv, flags, 0);
+  const { values: v } = parse(argv, { ...flags, ...flagsOf(COMMAND_FLAGS.account) }, 0);
   const plan = dp.account(runOptions(v, options, ["epsilon", "delta", "n", "d"]) as unknown as Parameters<DpMargin["account"]>[0]);
   if (v.json) process.stdout.write(JSON.stringify(plan, null, 2) + "\n");
   else printPlan(plan);
@@ -262,7 +242,7 @@ async function trainCommand(dp: DpMargin, argv: string[]): Promise<void> {
   const { flags, options: table } = optionFlags(dp, "train");
   const { flags: csvFlags, options: csvTable } = tableFlags(dp);
   const { values: v, files } = parse(argv, {
-    ...flags, ...csvFlags, ...PROGRESS_FLAGS, test: { type: "string" }, out: { type: "string" },
+    ...flags, ...csvFlags, ...flagsOf(COMMAND_FLAGS.train),
   }, 1);
   const options = runOptions(v, table, ["epsilon", "delta"]);
   const csv = await tableOptions(v, csvTable);
@@ -346,7 +326,7 @@ async function readText(path: string, what: string): Promise<string> {
 
 async function predictCommand(dp: DpMargin, argv: string[]): Promise<void> {
   const { flags: csvFlags, options: csvTable } = tableFlags(dp, PREDICT_TABLE);
-  const { values: v, files } = parse(argv, { out: { type: "string" }, ...csvFlags, ...PROGRESS_FLAGS }, 2);
+  const { values: v, files } = parse(argv, { ...csvFlags, ...flagsOf(COMMAND_FLAGS.predict) }, 2);
   const model = dp.modelFromJSON(await readText(files[0], "MODEL.json"));
   const progress = Progress.fromFlags(v);
   const predictions = await model.predictCsv(csvFile(files[1]), {
@@ -365,8 +345,7 @@ async function predictCommand(dp: DpMargin, argv: string[]): Promise<void> {
 async function profileCommand(dp: DpMargin, argv: string[]): Promise<void> {
   const { flags: csvFlags, options: csvTable } = tableFlags(dp);
   const { values: v, files } = parse(argv, {
-    "max-removed": { type: "string" }, "no-intercept": { type: "boolean" }, json: { type: "boolean" }, ...csvFlags,
-    ...PROGRESS_FLAGS,
+    ...csvFlags, ...flagsOf(COMMAND_FLAGS.profile),
   }, 1);
   const maxRemoved = numberFlag(v, "max-removed", "maxRemoved", false);
   const progress = Progress.fromFlags(v);
@@ -401,7 +380,7 @@ async function profileCommand(dp: DpMargin, argv: string[]): Promise<void> {
 // but releases nothing (category lists and classes are not in it unless declared).
 async function schemaCommand(dp: DpMargin, argv: string[]): Promise<void> {
   const { flags: csvFlags, options: csvTable } = tableFlags(dp);
-  const { values: v, files } = parse(argv, { ...csvFlags, json: { type: "boolean" }, ...PROGRESS_FLAGS }, 1);
+  const { values: v, files } = parse(argv, { ...csvFlags, ...flagsOf(COMMAND_FLAGS.schema) }, 1);
   const progress = Progress.fromFlags(v);
   const summary = await dp.summarizeCsv(csvFile(files[0]), {
     ...(await tableOptions(v, csvTable)), previewRows: 0,
@@ -415,6 +394,17 @@ async function schemaCommand(dp: DpMargin, argv: string[]): Promise<void> {
   process.stdout.write(JSON.stringify(summary.schema, null, 2) + "\n");
 }
 
+// `dpmargin --help`: the commands, then every flag of train (the widest command) and the
+// plan-only options of account, grouped, with their defaults.
+function fullHelp(dp: DpMargin): string {
+  const account = commandHelp(dp, "account", PREDICT_TABLE).split("\n");
+  const tableSize = account.slice(account.indexOf("table size (account):"));
+  return [usage(), "", "── dpmargin train --help ──", commandHelp(dp, "train", PREDICT_TABLE), "",
+    "── dpmargin account --help (what train does not take) ──",
+    ...tableSize.slice(0, tableSize.indexOf("")), "",
+    "predict, profile and schema take the reading options above that apply (see their --help)."].join("\n");
+}
+
 const COMMANDS: Record<string, (dp: DpMargin, argv: string[]) => Promise<void>> = {
   account, train: trainCommand, predict: predictCommand, profile: profileCommand, schema: schemaCommand,
 };
@@ -423,7 +413,9 @@ export async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
   try {
     if (command === undefined || command === "--help" || command === "-h") {
-      process.stdout.write(usage(await load()) + "\n");
+      const dp = await load();
+      const text = command === undefined ? usage() : fullHelp(dp);
+      (command === undefined ? process.stderr : process.stdout).write(text + "\n");
       return command === undefined ? 2 : 0;
     }
     if (command === "--version") {
@@ -432,13 +424,20 @@ export async function main(argv: string[]): Promise<number> {
     }
     const run = COMMANDS[command];
     if (!run) throw new UsageError(`unknown command ${JSON.stringify(command)}`);
+    currentCommand = command;
+    // `dpmargin train --help` (before any "--", which ends the flags).
+    const end = rest.indexOf("--");
+    if ((end < 0 ? rest : rest.slice(0, end)).some((a) => a === "--help" || a === "-h")) {
+      process.stdout.write(commandHelp(await load(), command, PREDICT_TABLE) + "\n");
+      return 0;
+    }
     await run(await load(), rest);
     return 0;
   } catch (error) {
     if (error instanceof UsageError) {
       // One line: scripts read the first line of stderr.
       const message = error.message.split("\n")[0];
-      process.stderr.write(`dpmargin: ${message} (see dpmargin --help)\n`);
+      process.stderr.write(`dpmargin: ${message} (see dpmargin ${currentCommand ? `${currentCommand} ` : ""}--help)\n`);
       return 2;
     }
     if (error instanceof DpMarginError && error.code !== "INTERNAL" && error.code !== "WASM_LOAD") {
