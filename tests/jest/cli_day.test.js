@@ -1,10 +1,11 @@
 // A user's day with the `dpmargin` command (issue 17): progress, help, predictions people can
 // join, yardsticks next to accuracy, and the rough edges.
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, writeFileSync, readFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { jest } from "@jest/globals";
-import { runClis } from "./helpers.js";
+import { runClis, repoRoot } from "./helpers.js";
 import { separable, toCsv } from "./synthetic.js";
 
 jest.setTimeout(120_000);
@@ -115,5 +116,64 @@ describe("--help and flag errors", () => {
     expect(missing.stderr).toBe("dpmargin: option --epsilon needs a value (see dpmargin train --help)\n");
     expect(extra.stderr).toBe("dpmargin: expected 1 file argument, got 2 (see dpmargin profile --help)\n");
     expect(noValue.stderr).toBe("dpmargin: option --json takes no value (see dpmargin account --help)\n");
+  });
+});
+
+describe("predictions people can join", () => {
+  const model = join(dir, "model.json");
+  const data = join(dir, "join.csv");
+  const lines = readFileSync(testCsv, "utf8").trim().split("\n");
+  // An id column with formulas and a quoted comma, and a blank line (skipped: not a data row).
+  const ids = ["=HYPERLINK(\"http://x\")", "+1+1", "-2+3", "@SUM(A1)", "\tTAB", "plain, with comma", "-1.5"];
+  writeFileSync(data, [`id,${lines[0]}`, ...lines.slice(1, 8).map((l, i) => `${/[",]/.test(ids[i]) ? `"${ids[i].replace(/"/g, '""')}"` : ids[i]},${l}`)
+    .flatMap((l, i) => (i === 3 ? ["", l] : [l]))].join("\n") + "\n");
+  let plain, keep, all, toFile, again, forced, piped;
+  beforeAll(async () => {
+    const [trained] = await runClis([["train", trainCsv, ...budget, "--seed", "5", "--out", model, "--quiet"]]);
+    expect(trained.code).toBe(0);
+    [plain, keep, all] = await runClis([
+      ["predict", model, data], ["predict", model, data, "--keep", "id,x1"], ["predict", model, data, "--keep-all"],
+    ]);
+    const out = join(dir, "predictions.csv");
+    [toFile] = await runClis([["predict", model, data, "--out", out]]);
+    [again] = await runClis([["predict", model, data, "--out", out]]);
+    [forced] = await runClis([["predict", model, data, "--out", out, "--force"]]);
+    // A long output into a reader that stops after two lines.
+    piped = spawnSync("bash", ["-c", `node ${repoRoot}dist/cli.js predict ${model} ${trainCsv} --keep-all | head -2; echo "status=\${PIPESTATUS[0]}" >&2`],
+      { encoding: "utf8" });
+  });
+
+  test("a 1-based row column, and the kept columns of the input (formulas neutralized)", () => {
+    expect(plain.code).toBe(0);
+    const rows = plain.stdout.trim().split("\n");
+    expect(rows[0]).toBe("row,score,label=1");
+    expect(rows.slice(1).map((r) => r.split(",")[0])).toEqual(["1", "2", "3", "4", "5", "6", "7"]);
+    const k = keep.stdout.trim().split("\n");
+    expect(k[0]).toBe("row,score,label=1,id,x1");
+    const cells = k.slice(1).map((r) => r.slice(r.indexOf(",", r.indexOf(",") + 1) + 1));
+    expect(cells.map((c) => c.replace(/^[01],/, "").replace(/,[^,]*$/, ""))).toEqual([
+      "\"'=HYPERLINK(\"\"http://x\"\")\"", "'+1+1", "'-2+3", "'@SUM(A1)", "'\tTAB", "\"plain, with comma\"", "-1.5",
+    ]);
+    expect(k[4].split(",").at(-1)).toBe(lines[4].split(",")[1]);  // x1 of data row 4 (after the blank line)
+    expect(all.stdout.split("\n")[0]).toBe(`row,score,label=1,id,${lines[0].replace("label", "label (input)")}`.replace(",label (input)", ",label"));
+  });
+
+  test("with the label in the file: accuracy, balanced accuracy and the majority rate on stderr", () => {
+    expect(plain.stderr).toMatch(/on .*join\.csv \(7 rows with the label "label"; local, not private\): accuracy \d+\.\d\d%, balanced accuracy \d+\.\d\d%, majority class "[01]" \d+\.\d\d%/);
+  });
+
+  test("--out refuses an existing file unless --force, and says what it wrote", () => {
+    expect(toFile.code).toBe(0);
+    expect(toFile.stdout).toBe("");
+    expect(toFile.stderr).toMatch(/wrote 7 predictions to .*predictions\.csv/);
+    expect(again.code).toBe(2);
+    expect(again.stderr).toMatch(/BAD_PARAMETER \(--out\): ".*predictions\.csv" exists: choose another name, or add --force/);
+    expect(forced.code).toBe(0);
+  });
+
+  test("predict … | head: no crash, exit 0", () => {
+    expect(piped.stdout.split("\n")).toHaveLength(3);
+    expect(piped.stderr).toContain("status=0");
+    expect(piped.stderr).not.toMatch(/EPIPE|Error/);
   });
 });

@@ -30,7 +30,10 @@ export const COMMAND_FLAGS: Record<string, FlagDoc[]> = {
     JSON_FLAG, ...PROGRESS,
   ],
   predict: [
-    { name: "out", value: "FILE", help: "write the predictions CSV there", default: "stdout" },
+    { name: "out", value: "FILE", help: "write the predictions CSV there (an existing file is refused)", default: "stdout" },
+    { name: "force", help: "let --out overwrite an existing file", default: "off" },
+    { name: "keep", value: "A,B,…", help: "copy these columns of DATA.csv into the predictions (to join on)", default: "none" },
+    { name: "keep-all", help: "copy every column of DATA.csv into the predictions", default: "off" },
     ...PROGRESS,
   ],
   profile: [
