@@ -177,3 +177,52 @@ describe("predictions people can join", () => {
     expect(piped.stderr).not.toMatch(/EPIPE|Error/);
   });
 });
+
+describe("yardsticks next to the test accuracy; labels that look wrong", () => {
+  const noise = join(dir, "noise.csv");
+  const many = join(dir, "many.csv");
+  const numeric = join(dir, "numeric.csv");
+  // Labels independent of the features, 80% ones: accuracy cannot beat the majority rate.
+  const rand = (() => { let a = 7; return () => ((a = (a * 1103515245 + 12345) % 2147483648) / 2147483648); })();
+  writeFileSync(noise, "a,b,label\n" + Array.from({ length: 1500 }, () => `${rand().toFixed(3)},${rand().toFixed(3)},${rand() < 0.8 ? 1 : 0}`).join("\n") + "\n");
+  const classes = Array.from({ length: 25 }, (_, k) => `c${k}`);
+  writeFileSync(many, "a,b,kind\n" + Array.from({ length: 600 }, (_, i) => `${rand().toFixed(3)},${rand().toFixed(3)},${classes[i % 25]}`).join("\n") + "\n");
+  writeFileSync(numeric, "a,b,age\n" + Array.from({ length: 800 }, () => `${rand().toFixed(3)},${rand().toFixed(3)},${18 + Math.floor(rand() * 60)}`).join("\n") + "\n");
+  let good, goodJson, bad, wide, ages;
+  beforeAll(async () => {
+    [good, goodJson, bad, wide, ages] = await runClis([
+      ["train", trainCsv, ...budget, "--test", testCsv, "--seed", "2"],
+      ["train", trainCsv, ...budget, "--test", testCsv, "--seed", "2", "--json"],
+      ["train", noise, ...budget, "--test", noise, "--seed", "2", "--json"],
+      ["train", many, "--label", "kind", "--classes", classes.join(","), "--epsilon", "1", "--delta", "1e-5", "--seed", "2", "--max-iterations", "2", "--json"],
+      ["train", numeric, "--label", "age", "--positive", "30", "--epsilon", "1", "--delta", "1e-5", "--seed", "2", "--max-iterations", "2", "--json"],
+    ]);
+  });
+
+  test("--test reports accuracy, balanced accuracy, F1 and the majority rate, as not private", () => {
+    expect(good.code).toBe(0);
+    expect(good.stdout).toMatch(/on .*test\.csv \(600 rows; computed on your own test file, not private outputs\):\n {4}accuracy \d+\.\d\d%, balanced accuracy \d+\.\d\d%, F1 0\.\d{4} \(positive "1"\); majority class "(1|not 1)" \d+\.\d\d%/);
+    const t = JSON.parse(goodJson.stdout).test;
+    expect(t.rows).toBe(600);
+    expect(t.accuracy).toBe(JSON.parse(goodJson.stdout).testAccuracy);
+    for (const key of ["balancedAccuracy", "f1", "majorityRate"]) expect(t[key]).toBeGreaterThan(0);
+    expect(t.majorityRate).toBeGreaterThanOrEqual(0.5);
+    expect(t.note).toMatch(/not differentially private/);
+    expect(goodJson.stderr).not.toMatch(/no better than/);
+  });
+
+  test("accuracy within a point of the majority rate is flagged", () => {
+    expect(bad.code).toBe(0);
+    const t = JSON.parse(bad.stdout).test;
+    expect(t.accuracy).toBeLessThanOrEqual(t.majorityRate + 0.01);
+    expect(bad.stderr).toMatch(/warning: test accuracy \d+\.\d\d% is no better than always answering the majority class "1" \(\d+\.\d\d% of the test rows\)/);
+  });
+
+  test("more than 20 classes, or a numeric label with many values: did you mean another column?", () => {
+    expect(wide.code).toBe(0);
+    expect(wide.stderr).toMatch(/warning: the label "kind" has 25 classes; is it the column you meant to predict\? \(choose it with --label COL\)/);
+    expect(ages.code).toBe(0);
+    expect(ages.stderr).toMatch(/warning: the label "age" looks numeric with 60 distinct values, trained as "30" against the rest; is it the column you meant/);
+    expect(goodJson.stderr).not.toMatch(/column you meant/);
+  });
+});

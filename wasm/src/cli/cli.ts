@@ -271,6 +271,21 @@ async function trainCommand(dp: DpMargin, argv: string[]): Promise<void> {
   progress.done();
   const testAccuracy = onTest ? accuracy(onTest.labels, onTest.truth!) : undefined;
   const test = onTest ? { rows: onTest.table.rows } : null;
+  // Yardsticks for the test accuracy: what always answering the commonest class scores, the
+  // mean recall per class, F1 (binary). On the user's own test file: not private outputs.
+  const y = onTest ? yardsticks(onTest.labels, onTest.truth!, !multiclass) : null;
+  const className = (k: number) => (multiclass ? (k >= 0 ? model.classes![k] : "(not a class)")
+    : k > 0 ? read.label!.positive : `not ${read.label!.positive}`);
+  const testMetrics = y ? {
+    rows: y.rows, accuracy: y.accuracy, balancedAccuracy: y.balancedAccuracy, ...(y.f1 !== null ? { f1: y.f1 } : {}),
+    majorityClass: className(y.majorityClass), majorityRate: y.majorityRate,
+    note: "computed on your own test file; not differentially private outputs (do not release them as such)",
+  } : null;
+  const warnings: string[] = [];
+  if (y && noBetterThanMajority(y)) {
+    warnings.push(`test accuracy ${percent(y.accuracy)} is no better than always answering the majority class ${JSON.stringify(testMetrics!.majorityClass)} (${percent(y.majorityRate)} of the test rows): the model has learned little`);
+  }
+  warnings.push(...await labelWarnings(dp, files[0], csv, read.label!));
   const plan = report.plan;
   const selected = plan.candidates[report.selectedCandidate];
   // SPEC §5.2's fields first, then the whole report (its plan holds every setting).
@@ -280,7 +295,7 @@ async function trainCommand(dp: DpMargin, argv: string[]): Promise<void> {
     calibration: plan.calibration, selector: plan.selector, score: plan.score,
     n: plan.n, d: plan.d,
     candidates: report.candidates,
-    ...(test ? { testAccuracy, testRows: test.rows } : {}),
+    ...(test ? { testAccuracy, testRows: test.rows, test: testMetrics } : {}),
     trainAccuracy,
     trainAccuracyNote: "computed on the training data; not differentially private",
     seeded: report.seeded,
@@ -295,6 +310,7 @@ async function trainCommand(dp: DpMargin, argv: string[]): Promise<void> {
   };
   if (v.out !== undefined) await writeFile(v.out as string, JSON.stringify(model.toJSON(), null, 2) + "\n");
   if (report.seeded) process.stderr.write(`dpmargin: warning: ${SEEDED_WARNING}\n`);
+  for (const w of warnings) process.stderr.write(`dpmargin: warning: ${w}\n`);
   if (v.json) {
     process.stdout.write(JSON.stringify(out, null, 2) + "\n");
     return;
@@ -306,7 +322,13 @@ async function trainCommand(dp: DpMargin, argv: string[]): Promise<void> {
       ? [`  one-vs-rest over ${report.perClass.length} classes, μ per class = ${formatNumber(plan.muClass!, 8)}; selected margin γ per class:`,
         ...report.perClass.map((c) => `    ${c.class}: γ = ${formatNumber(c.selectedMargin)} (k = ${plan.candidates[c.selectedCandidate].k})`)]
       : [`  selected margin γ = ${formatNumber(report.selectedMargin)} (k = ${selected.k}${selected.projected ? ", projected" : ""})`]),
-    `  train accuracy ${(trainAccuracy * 100).toFixed(2)}% (not private)` + (test ? `, test accuracy ${(testAccuracy! * 100).toFixed(2)}% on ${test.rows} rows` : ""),
+    `  train accuracy ${(trainAccuracy * 100).toFixed(2)}% (not private)`,
+    ...(testMetrics ? [
+      `  on ${v.test} (${testMetrics.rows} rows; computed on your own test file, not private outputs):`,
+      `    accuracy ${percent(testMetrics.accuracy)}, balanced accuracy ${percent(testMetrics.balancedAccuracy)}`
+        + (testMetrics.f1 !== undefined ? `, F1 ${testMetrics.f1.toFixed(4)} (positive ${JSON.stringify(read.label!.positive)})` : "")
+        + `; majority class ${JSON.stringify(testMetrics.majorityClass)} ${percent(testMetrics.majorityRate)}`,
+    ] : []),
     `  local, not private: ${local.runs} base run(s) in ${Math.round(local.elapsedMs)} ms`,
   ];
   if (plan.selector === "iter" && !report.perClass) {
@@ -317,6 +339,28 @@ async function trainCommand(dp: DpMargin, argv: string[]): Promise<void> {
   }
   if (v.out !== undefined) lines.push("", `  model written to ${v.out}`);
   process.stdout.write(lines.join("\n") + "\n");
+}
+
+// Labels that look like the wrong column: more than 20 classes, or a numeric column with many
+// distinct values trained as one value against the rest (an age, an amount, an id). The distinct
+// count comes from a local summary of the file (a note on the user's terminal, never released).
+const MANY_CLASSES = 20;
+const MANY_NUMBERS = 10;
+async function labelWarnings(dp: DpMargin, file: string, csv: CsvReadOptions,
+  label: { column: string; classes: string[]; classSource?: string; positive?: string }): Promise<string[]> {
+  const hint = "is it the column you meant to predict? (choose it with --label COL)";
+  if (label.classes.length > MANY_CLASSES) {
+    return [`the label ${JSON.stringify(label.column)} has ${label.classes.length} classes; ${hint}`];
+  }
+  const numeric = label.classes.length > 0 && label.classes.every((c) => c.trim() !== "" && Number.isFinite(Number(c)));
+  if (label.classSource !== "positive" && !(numeric && label.classes.length > 2)) return [];
+  const dialect = Object.fromEntries(["delimiter", "decimal", "encoding", "missingTokens"]
+    .filter((k) => (csv as Record<string, unknown>)[k] !== undefined).map((k) => [k, (csv as Record<string, unknown>)[k]]));
+  const summary = await dp.summarizeCsv(csvFile(file), { ...dialect, previewRows: 0 } as never);
+  const column = summary.columns.find((c) => c.name === label.column);
+  if (!column || column.kind !== "numeric" || column.distinct < MANY_NUMBERS) return [];
+  const what = label.classSource === "positive" ? `, trained as ${JSON.stringify(label.positive)} against the rest` : "";
+  return [`the label ${JSON.stringify(label.column)} looks numeric with ${column.distinct}${column.distinctCapped ? " or more" : ""} distinct values${what}; ${hint}`];
 }
 
 async function readText(path: string, what: string): Promise<string> {
