@@ -226,3 +226,73 @@ describe("yardsticks next to the test accuracy; labels that look wrong", () => {
     expect(goodJson.stderr).not.toMatch(/column you meant/);
   });
 });
+
+describe("rough edges", () => {
+  const noLabel = join(dir, "no-label.csv");
+  writeFileSync(noLabel, readFileSync(testCsv, "utf8").replace(/^(.*),label\n/, "$1,outcome_x\n"));
+  let bigDelta, bigEps, abc, testLabel, pct, frac, bare, pctJson, fracJson;
+  beforeAll(async () => {
+    [bigDelta, bigEps, abc, testLabel, pct, frac, bare] = await runClis([
+      ["train", trainCsv, "--label", "label", "--epsilon", "1", "--delta", "0.001", "--seed", "1", "--max-iterations", "2"],
+      ["account", "--epsilon", "50", "--delta", "1e-5", "--n", "1000", "--d", "5"],
+      ["train", trainCsv, "--label", "label", "--epsilon", "abc", "--delta", "1e-5"],
+      ["train", trainCsv, ...budget, "--seed", "1", "--max-iterations", "2", "--test", noLabel],
+      ["profile", trainCsv, "--label", "label", "--max-removed", "2%", "--json"],
+      ["profile", trainCsv, "--label", "label", "--max-removed", "0.02", "--json"],
+      ["profile", trainCsv, "--label", "label", "--max-removed", "2"],
+    ]);
+    pctJson = JSON.parse(pct.stdout);
+    fracJson = JSON.parse(frac.stdout);
+  });
+
+  test("δ ≥ 1/n warns with the app's text once n is known", () => {
+    expect(bigDelta.code).toBe(0);
+    expect(bigDelta.stderr).toContain("dpmargin: warning: δ = 0.001 is not small next to 1/n = 4.16667e-4 (n = 2400 training rows): "
+      + "a mechanism that publishes one random row outright satisfies such a δ. Use δ well below 1/n, e.g. 1e-5 or less.");
+  });
+
+  test("the ε explanation: an odds factor up to ε = 10, no absurd number above", () => {
+    expect(bigDelta.stdout).toContain("odds within a factor e^ε ≈ 2.72");
+    expect(bigEps.code).toBe(0);
+    expect(bigEps.stdout).toContain("With ε = 50 (above 10) the guarantee gives no meaningful protection");
+    expect(bigEps.stdout).not.toMatch(/e\^ε ≈/);
+  });
+
+  test("a typo in a number names the flag; a --test file without the label names the file", () => {
+    expect(abc.code).toBe(2);
+    expect(abc.stderr).toBe("dpmargin: BAD_PARAMETER (--epsilon): --epsilon must be a number, but is \"abc\"\n");
+    expect(testLabel.code).toBe(2);
+    expect(testLabel.stdout).toBe("");
+    expect(testLabel.stderr).toMatch(/^dpmargin: LABEL_NOT_FOUND \(--test\): --test .*no-label\.csv has no column "label"/);
+  });
+
+  test("profile --max-removed takes 2% and 0.02 alike (the app asks for a percentage); a bare 2 is refused", () => {
+    expect(pct.code).toBe(0);
+    expect(frac.code).toBe(0);
+    expect(pctJson.curve).toEqual(expect.any(Array));
+    expect(pctJson.maxRemoved ?? pctJson.curve.at(-1).fraction).toBeCloseTo(fracJson.maxRemoved ?? fracJson.curve.at(-1).fraction, 12);
+    expect(pctJson.curve.length).toBe(fracJson.curve.length);
+    expect(bare.code).toBe(2);
+    expect(bare.stderr).toMatch(/--max-removed must be a fraction \(0\.05\) or a percentage \(5%\), but is "2": write "2%"/);
+  });
+
+  test("import dp from \"dpmargin\" works, in JavaScript and in the types", async () => {
+    const { default: dp, load, csvFile } = await import("dpmargin");
+    expect(dp.load).toBe(load);
+    expect(dp.csvFile).toBe(csvFile);
+    const m = await dp.load();
+    expect(typeof m.version).toBe("string");
+    const file = join(dir, "default-import.ts");
+    writeFileSync(file, `import dp, { load } from "dpmargin";\nconst m: Promise<import("dpmargin").DpMargin> = dp.load();\nconst same: typeof load = dp.load;\nconst f = dp.csvFile("x.csv");\nvoid m; void same; void f;\n`);
+    const tsconfig = join(dir, "tsconfig.json");
+    writeFileSync(tsconfig, JSON.stringify({
+      compilerOptions: { module: "NodeNext", moduleResolution: "NodeNext", target: "ES2022", strict: true, noEmit: true,
+        skipLibCheck: true, types: [], typeRoots: [`${repoRoot}node_modules/@types`],
+        paths: { dpmargin: [`${repoRoot}dist/node.d.ts`] } },
+      files: [file],
+    }));
+    const r = spawnSync(process.execPath, [`${repoRoot}node_modules/typescript/bin/tsc`, "-p", tsconfig], { encoding: "utf8" });
+    expect(r.stdout + r.stderr).toBe("");
+    expect(r.status).toBe(0);
+  });
+});

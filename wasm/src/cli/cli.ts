@@ -11,7 +11,7 @@ import { Progress } from "./progress.js";
 import { readColumns } from "./columns.js";
 import { noBetterThanMajority, percent, yardsticks } from "./metrics.js";
 import { COMMAND_FLAGS, commandHelp, flagsOf, kebab, usage, type Flags } from "./help.js";
-import { load, csvFile, DpMarginError, predictionsCsv, multiclassPredictionsCsv, SEEDED_WARNING,
+import { load, csvFile, epsilonMeaning, deltaWarning, DpMarginError, predictionsCsv, multiclassPredictionsCsv, SEEDED_WARNING,
   type Plan, type DpMargin, type CsvReadOptions, type OptionInfo, type CsvProgress, type ProfileProgress, type TrainProgress } from "../node.js";
 
 class UsageError extends Error {}
@@ -38,9 +38,26 @@ function numberFlag(values: Record<string, unknown>, flag: string, param: string
   const text = String(raw).trim();
   const value = text === "" ? Number.NaN : Number(text);
   if (Number.isNaN(value) && text.toLowerCase() !== "nan") {
-    throw new DpMarginError("BAD_PARAMETER", `${param} must be a number, but is ${JSON.stringify(raw)}`, param);
+    throw new DpMarginError("BAD_PARAMETER", `--${flag} must be a number, but is ${JSON.stringify(raw)}`, param);
   }
   return value;
+}
+
+// A share given as a fraction (0.05) or a percentage (5%), as the app asks for it (its profile
+// field is "Remove at most (%)"); a bare number above 1 is refused as ambiguous.
+function fractionFlag(values: Record<string, unknown>, flag: string, param: string): number | undefined {
+  const raw = values[flag];
+  if (raw === undefined) return undefined;
+  const text = String(raw).trim();
+  const percent = text.endsWith("%");
+  const value = Number(percent ? text.slice(0, -1).trim() : text);
+  if (text === "" || text === "%" || !Number.isFinite(value)) {
+    throw new DpMarginError("BAD_PARAMETER", `--${flag} must be a fraction (0.05) or a percentage (5%), but is ${JSON.stringify(raw)}`, param);
+  }
+  if (!percent && value > 1) {
+    throw new DpMarginError("BAD_PARAMETER", `--${flag} must be a fraction (0.05) or a percentage (5%), but is ${JSON.stringify(raw)}: write ${JSON.stringify(`${text}%`)} for a percentage`, param);
+  }
+  return percent ? value / 100 : value;
 }
 
 function formatNumber(x: number, digits = 6): string {
@@ -54,6 +71,7 @@ function printPlan(plan: Plan): void {
   lines.push(`dpmargin plan — ${plan.selector} selection, ${plan.calibration} calibration, ${plan.score} score`);
   lines.push(`  (ε, δ) = (${plan.epsilon}, ${plan.delta}), replace-one neighbours, n = ${plan.n}, d = ${plan.d}, b = ${plan.normBound}`);
   lines.push(`  μ total = ${formatNumber(plan.mu, 10)}   μ per run = ${formatNumber(plan.muRun, 10)}   score noise sd = ${formatNumber(plan.scoreSd)}`);
+  lines.push(`  ${epsilonMeaning(plan.epsilon)}`);
   lines.push(`  ε spent (recomputed from μ) = ${formatNumber(plan.epsilonSpent, 10)}   JL failure β = ${formatNumber(plan.jlFailure)}`);
   if (plan.selector === "privtune") {
     lines.push(`  E[K] = ${plan.expectedRuns}   TNB η = ${plan.tnbEta}, r = ${formatNumber(plan.tnbR!)}   P(a candidate is never tried) = ${formatNumber(plan.probabilityMiss!)}`);
@@ -169,6 +187,8 @@ async function account(dp: DpMargin, argv: string[]): Promise<void> {
   const { flags, options } = optionFlags(dp, "plan");
   const { values: v } = parse(argv, { ...flags, ...flagsOf(COMMAND_FLAGS.account) }, 0);
   const plan = dp.account(runOptions(v, options, ["epsilon", "delta", "n", "d"]) as unknown as Parameters<DpMargin["account"]>[0]);
+  const delta = deltaWarning(plan.delta, plan.n);
+  if (delta) process.stderr.write(`dpmargin: warning: ${delta}\n`);
   if (v.json) process.stdout.write(JSON.stringify(plan, null, 2) + "\n");
   else printPlan(plan);
 }
@@ -267,7 +287,15 @@ async function trainCommand(dp: DpMargin, argv: string[]): Promise<void> {
   });
   const onTrain = await model.predictCsv(csvFile(files[0]), scoring(files[0]));
   const trainAccuracy = accuracy(onTrain.labels, onTrain.truth!);
-  const onTest = v.test === undefined ? null : await model.predictCsv(csvFile(v.test as string), scoring(v.test as string));
+  let onTest = null;
+  try {
+    onTest = v.test === undefined ? null : await model.predictCsv(csvFile(v.test as string), scoring(v.test as string));
+  } catch (error) {
+    if (error instanceof DpMarginError && error.code === "LABEL_NOT_FOUND") {
+      throw new DpMarginError("LABEL_NOT_FOUND", `--test ${v.test} has no column ${JSON.stringify(read.label!.column)} (the label)`, "test");
+    }
+    throw error;
+  }
   progress.done();
   const testAccuracy = onTest ? accuracy(onTest.labels, onTest.truth!) : undefined;
   const test = onTest ? { rows: onTest.table.rows } : null;
@@ -282,6 +310,8 @@ async function trainCommand(dp: DpMargin, argv: string[]): Promise<void> {
     note: "computed on your own test file; not differentially private outputs (do not release them as such)",
   } : null;
   const warnings: string[] = [];
+  const delta = deltaWarning(report.plan.delta, report.plan.n);
+  if (delta) warnings.push(delta);
   if (y && noBetterThanMajority(y)) {
     warnings.push(`test accuracy ${percent(y.accuracy)} is no better than always answering the majority class ${JSON.stringify(testMetrics!.majorityClass)} (${percent(y.majorityRate)} of the test rows): the model has learned little`);
   }
@@ -318,6 +348,7 @@ async function trainCommand(dp: DpMargin, argv: string[]): Promise<void> {
   const lines = [
     `dpmargin train — ${plan.selector} selection, ${plan.calibration} calibration${report.seeded ? "  [NOT PRIVATE: seeded]" : ""}`,
     `  (ε, δ) = (${plan.epsilon}, ${plan.delta}), μ = ${formatNumber(plan.mu, 8)}, replace-one neighbours; n = ${plan.n}, d = ${plan.d}`,
+    `  ${epsilonMeaning(plan.epsilon)}`,
     ...(report.perClass
       ? [`  one-vs-rest over ${report.perClass.length} classes, μ per class = ${formatNumber(plan.muClass!, 8)}; selected margin γ per class:`,
         ...report.perClass.map((c) => `    ${c.class}: γ = ${formatNumber(c.selectedMargin)} (k = ${plan.candidates[c.selectedCandidate].k})`)]
@@ -435,7 +466,7 @@ async function profileCommand(dp: DpMargin, argv: string[]): Promise<void> {
   const { values: v, files } = parse(argv, {
     ...csvFlags, ...flagsOf(COMMAND_FLAGS.profile),
   }, 1);
-  const maxRemoved = numberFlag(v, "max-removed", "maxRemoved", false);
+  const maxRemoved = fractionFlag(v, "max-removed", "maxRemoved");
   const progress = Progress.fromFlags(v);
   const profile = await dp.profileCsv(csvFile(files[0]), {
     ...(await tableOptions(v, csvTable)),
