@@ -296,3 +296,14 @@ describe("rough edges", () => {
     expect(r.status).toBe(0);
   });
 });
+
+test("the README's error examples are the CLI's current messages", async () => {
+  const readme = readFileSync(join(repoRoot, "README.md"), "utf8");
+  const examples = [...readme.matchAll(/^\$ npx dpmargin (.*)\n(dpmargin: .*)$/gm)];
+  expect(examples.length).toBeGreaterThanOrEqual(2);
+  const results = await runClis(examples.map(([, args]) => args.split(" ").map((a) => (a === "train.csv" ? trainCsv : a))));
+  examples.forEach(([, , message], i) => {
+    expect(results[i].code).toBe(2);
+    expect(results[i].stderr).toBe(`${message}\n`);
+  });
+});

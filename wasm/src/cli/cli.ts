@@ -294,6 +294,10 @@ async function trainCommand(dp: DpMargin, argv: string[]): Promise<void> {
     if (error instanceof DpMarginError && error.code === "LABEL_NOT_FOUND") {
       throw new DpMarginError("LABEL_NOT_FOUND", `--test ${v.test} has no column ${JSON.stringify(read.label!.column)} (the label)`, "test");
     }
+    // Any other problem of the test file names it (a feature missing from its header, a bad cell).
+    if (error instanceof DpMarginError && error.code !== "INTERNAL") {
+      throw new DpMarginError(error.code, `--test ${v.test}: ${error.message}`, "test");
+    }
     throw error;
   }
   progress.done();
