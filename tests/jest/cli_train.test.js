@@ -76,7 +76,7 @@ test("predict with the saved model matches the API, row for row", async () => {
   r = cli("predict", model, testCsv, "--out", preds);
   expect(r.code).toBe(0);
   const lines = readFileSync(preds, "utf8").trim().split("\n");
-  expect(lines[0]).toBe("score,label=1");
+  expect(lines[0]).toBe("row,score,label=1");
   const dp = await load();
   const m = dp.modelFromJSON(readFileSync(model, "utf8"));
   // A binary model's label is its column and positive class; the class list is the schema's.
@@ -86,14 +86,15 @@ test("predict with the saved model matches the API, row for row", async () => {
   const api = m.predict(table.features);
   expect(lines).toHaveLength(api.scores.length + 1);
   lines.slice(1).forEach((line, i) => {
-    const [score, label] = line.split(",");
+    const [row, score, label] = line.split(",");
+    expect(Number(row)).toBe(i + 1);
     expect(Number(score)).toBe(api.scores[i]);
     expect(Number(label)).toBe(api.labels[i] > 0 ? 1 : 0);
   });
   // stdout when no --out
   r = cli("predict", model, testCsv);
   expect(r.stdout.trim().split("\n")).toHaveLength(api.scores.length + 1);
-});
+}, 60_000);
 
 test("predict: a missing cell gets the model's public fill; a version 1 model needs --impute", () => {
   const model = join(dir, "model-impute.json");

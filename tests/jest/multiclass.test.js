@@ -144,10 +144,12 @@ describe("train() with classes", () => {
     const p = result.model.predict(heldOut.features.subarray(0, 8 * 4));
     const text = multiclassPredictionsCsv(p, "species");
     const lines = text.trim().split("\n");
-    expect(lines[0]).toBe("species,score:class 0,score:class 1,score:class 2");
+    expect(lines[0]).toBe("row,species,score:class 0,score:class 1,score:class 2");
     expect(lines).toHaveLength(5);
-    expect(lines[1].split(",")[0]).toBe(p.predicted[0]);
-    expect(Number(lines[1].split(",")[2])).toBe(p.scores[1]);
+    expect(lines[1].split(",")[0]).toBe("1");
+    expect(lines[1].split(",")[1]).toBe(p.predicted[0]);
+    expect(Number(lines[1].split(",")[3])).toBe(p.scores[1]);
+    expect(multiclassPredictionsCsv(p, "species", { rowIds: false }).split("\n")[0]).toBe("species,score:class 0,score:class 1,score:class 2");
   });
 });
 
@@ -276,9 +278,9 @@ describe("a multiclass CSV (declared classes)", () => {
     const p = cli("predict", modelFile, testFile);
     expect(p.code).toBe(0);
     const lines = p.stdout.trim().split("\n");
-    expect(lines[0]).toBe("species,score:Adelie,score:Chinstrap,score:Gentoo");
+    expect(lines[0]).toBe("row,species,score:Adelie,score:Chinstrap,score:Gentoo");
     expect(lines).toHaveLength(601);
-    expect(names).toContain(lines[1].split(",")[0]);
+    expect(names).toContain(lines[1].split(",")[1]);
     // The data-free plan of a multiclass run.
     const a = cli("account", "--epsilon", "1", "--delta", "1e-5", "--n", "1000", "--d", "10", "--class-count", "5", "--json");
     expect(a.code).toBe(0);

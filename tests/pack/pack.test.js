@@ -3,8 +3,9 @@
 // type-check against its .d.ts, and build a minimal Vite app against it that trains in
 // headless Chromium with same-origin requests only.
 //
-// Offline install: the runtime dependencies (package.json "dependencies"; none today) are
-// copied from the repository's node_modules into the empty folder first, so
+// Offline install: the runtime dependencies (package.json "dependencies": cli-progress, and what
+// it depends on, transitively) are copied from the repository's node_modules into the empty
+// folder first, so
 // `npm install --offline <tarball>` needs no registry and no npm cache.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
@@ -34,8 +35,15 @@ before(() => {
   app = join(work, "app");
   mkdirSync(join(app, "node_modules"), { recursive: true });
   writeFileSync(join(app, "package.json"), JSON.stringify({ name: "dpmargin-pack-smoke", private: true, type: "module" }));
-  for (const dependency of Object.keys(repoPackage.dependencies ?? {})) {
-    cpSync(join(repoRoot, "node_modules", dependency), join(app, "node_modules", dependency), { recursive: true });
+  const pending = Object.keys(repoPackage.dependencies ?? {});
+  const copied = new Set();
+  while (pending.length > 0) {
+    const dependency = pending.pop();
+    if (copied.has(dependency)) continue;
+    copied.add(dependency);
+    const from = join(repoRoot, "node_modules", dependency);
+    cpSync(from, join(app, "node_modules", dependency), { recursive: true });
+    pending.push(...Object.keys(JSON.parse(readFileSync(join(from, "package.json"), "utf8")).dependencies ?? {}));
   }
   run("npm", ["install", "--offline", "--no-audit", "--no-fund", "--ignore-scripts", "--loglevel=error",
     join(work, packed.filename)], { cwd: app });

@@ -5,9 +5,15 @@
  * bundlers import the wasm URL yourself (Vite: `import wasmUrl from "dpmargin/wasm?url"`) and
  * pass `load({ locateFile: () => wasmUrl })`, or pass the bytes as `wasmBinary`.
  */
-import type { DpMargin } from "./api.js";
 import { loadWith, type LoadOptions } from "./module/loader.js";
 import { spawnWebShard } from "./shards/spawn_web.js";
+import { DpMargin as DpMarginClass } from "./api.js";
+import { DpMarginError as DpMarginErrorClass } from "./errors.js";
+import { Model as ModelClass } from "./model/model.js";
+import { multiclassPredictionsCsv as multiclassPredictionsCsvFn } from "./model/multiclass.js";
+import { predictionsCsv as predictionsCsvFn, neutralizeFormula as neutralizeFormulaFn } from "./csv/predictions.js";
+import { SEEDED_WARNING as SEEDED, LOCAL_NOTE as LOCAL } from "./train/report.js";
+import { epsilonMeaning as epsilonMeaningFn, deltaWarning as deltaWarningFn } from "./explain.js";
 
 export { DpMargin } from "./api.js";
 export type { Accounting } from "./api.js";
@@ -33,13 +39,25 @@ export { SEEDED_WARNING } from "./train/report.js";
 export type { CsvTable } from "./api.js";
 export type { TableInfo } from "./csv/table.js";
 export type { CsvSummary, ColumnSummary, CellSample, SummaryOptions } from "./csv/summary.js";
-export { predictionsCsv } from "./csv/predictions.js";
+export { predictionsCsv, neutralizeFormula } from "./csv/predictions.js";
+export type { PredictionsCsvExtras } from "./csv/predictions.js";
 export type { CsvReadOptions, SchemaFile, SchemaColumn } from "./csv/options.js";
 export type { CsvProgress } from "./csv/passes.js";
 export type { CsvSource, CsvByteSource } from "./csv/source.js";
 export type { LoadOptions } from "./module/loader.js";
 
+export { epsilonMeaning, deltaWarning, MEANINGFUL_EPSILON } from "./explain.js";
+
 /** Instantiate the WebAssembly module. Each call gives an independent instance. */
-export function load(options: LoadOptions = {}): Promise<DpMargin> {
+export function load(options: LoadOptions = {}): Promise<DpMarginClass> {
   return loadWith(options, spawnWebShard);
 }
+
+/** The package's values in one object, for `import dp from "dpmargin"` (`dp.load()`, …); the
+ *  named exports are the same values. */
+const dpmargin = {
+  load, DpMargin: DpMarginClass, DpMarginError: DpMarginErrorClass, Model: ModelClass, predictionsCsv: predictionsCsvFn,
+  multiclassPredictionsCsv: multiclassPredictionsCsvFn, neutralizeFormula: neutralizeFormulaFn,
+  SEEDED_WARNING: SEEDED, LOCAL_NOTE: LOCAL, epsilonMeaning: epsilonMeaningFn, deltaWarning: deltaWarningFn,
+};
+export default dpmargin;

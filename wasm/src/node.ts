@@ -7,8 +7,11 @@ import { loadWith, type LoadOptions } from "./module/loader.js";
 import { spawnNodeShard } from "./shards/spawn_node.js";
 import type { DpMargin } from "./api.js";
 
+import web from "./index.js";
+import { csvFile } from "./csv/node.js";
+
 export * from "./index.js";
-export { csvFile } from "./csv/node.js";
+export { csvFile };
 
 const wasmUrl = new URL("./wasm/dpmargin_core.wasm", import.meta.url);
 
@@ -17,3 +20,7 @@ export async function load(options: LoadOptions = {}): Promise<DpMargin> {
   if (options.wasmBinary || options.locateFile) return loadWith(options, spawnNodeShard);
   return loadWith({ wasmBinary: await readFile(wasmUrl) }, spawnNodeShard);
 }
+
+/** `import dp from "dpmargin"` in Node: the package's values with Node's `load` and `csvFile`. */
+const dpmargin = { ...web, load, csvFile };
+export default dpmargin;

@@ -5,20 +5,25 @@
  * name in kebab case (maxIterations → --max-iterations), its type and help are the table's.
  */
 import { parseArgs } from "node:util";
-import { readFile, writeFile } from "node:fs/promises";
-import { load, csvFile, DpMarginError, predictionsCsv, multiclassPredictionsCsv, SEEDED_WARNING,
-  type Plan, type DpMargin, type CsvReadOptions, type OptionInfo } from "../node.js";
+import { readFile, rename, writeFile } from "node:fs/promises";
+import { existsSync } from "node:fs";
+import { Progress } from "./progress.js";
+import { readColumns } from "./columns.js";
+import { noBetterThanMajority, percent, yardsticks } from "./metrics.js";
+import { COMMAND_FLAGS, commandHelp, flagsOf, kebab, usage, type Flags } from "./help.js";
+import { load, csvFile, epsilonMeaning, deltaWarning, DpMarginError, predictionsCsv, multiclassPredictionsCsv, SEEDED_WARNING,
+  type Plan, type DpMargin, type PrivacyLedger, type CsvReadOptions, type OptionInfo, type CsvProgress, type ProfileProgress, type TrainProgress } from "../node.js";
 
 class UsageError extends Error {}
 
-const kebab = (name: string) => name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
 
 // API parameter → the flag the user typed, so errors from the core name the flag. Every option
 // of the core's table (run options and CSV options) has its name in kebab case; a schema
 // field ("schema.columns[2].kind", "columns.age.missing") names --schema.
 const flagOf = (parameter: string) => {
   const head = parameter.split(/[.[]/)[0];
-  return head === "columns" ? "--schema" : head === "maxRemoved" ? "--max-removed" : `--${kebab(head)}`;
+  return head === "columns" ? "--schema" : head === "maxRemoved" ? "--max-removed"
+    : head === "cap" ? "--ledger-cap" : head === "entries" ? "--ledger" : `--${kebab(head)}`;
 };
 
 // Flags of the command being run: an error names a flag only if the user could have typed it.
@@ -34,9 +39,26 @@ function numberFlag(values: Record<string, unknown>, flag: string, param: string
   const text = String(raw).trim();
   const value = text === "" ? Number.NaN : Number(text);
   if (Number.isNaN(value) && text.toLowerCase() !== "nan") {
-    throw new DpMarginError("BAD_PARAMETER", `${param} must be a number, but is ${JSON.stringify(raw)}`, param);
+    throw new DpMarginError("BAD_PARAMETER", `--${flag} must be a number, but is ${JSON.stringify(raw)}`, param);
   }
   return value;
+}
+
+// A share given as a fraction (0.05) or a percentage (5%), as the app asks for it (its profile
+// field is "Remove at most (%)"); a bare number above 1 is refused as ambiguous.
+function fractionFlag(values: Record<string, unknown>, flag: string, param: string): number | undefined {
+  const raw = values[flag];
+  if (raw === undefined) return undefined;
+  const text = String(raw).trim();
+  const percent = text.endsWith("%");
+  const value = Number(percent ? text.slice(0, -1).trim() : text);
+  if (text === "" || text === "%" || !Number.isFinite(value)) {
+    throw new DpMarginError("BAD_PARAMETER", `--${flag} must be a fraction (0.05) or a percentage (5%), but is ${JSON.stringify(raw)}`, param);
+  }
+  if (!percent && value > 1) {
+    throw new DpMarginError("BAD_PARAMETER", `--${flag} must be a fraction (0.05) or a percentage (5%), but is ${JSON.stringify(raw)}: write ${JSON.stringify(`${text}%`)} for a percentage`, param);
+  }
+  return percent ? value / 100 : value;
 }
 
 function formatNumber(x: number, digits = 6): string {
@@ -50,6 +72,7 @@ function printPlan(plan: Plan): void {
   lines.push(`dpmargin plan — ${plan.selector} selection, ${plan.calibration} calibration, ${plan.score} score`);
   lines.push(`  (ε, δ) = (${plan.epsilon}, ${plan.delta}), replace-one neighbours, n = ${plan.n}, d = ${plan.d}, b = ${plan.normBound}`);
   lines.push(`  μ total = ${formatNumber(plan.mu, 10)}   μ per run = ${formatNumber(plan.muRun, 10)}   score noise sd = ${formatNumber(plan.scoreSd)}`);
+  lines.push(`  ${epsilonMeaning(plan.epsilon)}`);
   lines.push(`  ε spent (recomputed from μ) = ${formatNumber(plan.epsilonSpent, 10)}   JL failure β = ${formatNumber(plan.jlFailure)}`);
   if (plan.selector === "privtune") {
     lines.push(`  E[K] = ${plan.expectedRuns}   TNB η = ${plan.tnbEta}, r = ${formatNumber(plan.tnbR!)}   P(a candidate is never tried) = ${formatNumber(plan.probabilityMiss!)}`);
@@ -88,7 +111,22 @@ function joinNegativeNumbers(argv: string[]): string[] {
   return out;
 }
 
-type Flags = Record<string, { type: "string" | "boolean" }>;
+// The command being run: usage errors point at its help.
+let currentCommand: string | null = null;
+
+// node:util parseArgs's messages ("Unknown option '--foo'. To specify a positional argument
+// starting with a '-', place it at the end of the command after '--', as in '-- \"--foo\"") are
+// for programmers: say what is wrong with the flag, in the CLI's words.
+function parseError(error: Error & { code?: string }): UsageError {
+  const message = error.message;
+  const flag = /'(-{1,2}[^' ]+)/.exec(message)?.[1];
+  if (error.code === "ERR_PARSE_ARGS_UNKNOWN_OPTION" && flag) return new UsageError(`unknown option ${flag}`);
+  if (error.code === "ERR_PARSE_ARGS_INVALID_OPTION_VALUE" && flag) {
+    return new UsageError(/does not take an argument/.test(message) ? `option ${flag} takes no value` : `option ${flag} needs a value`);
+  }
+  if (error.code === "ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL") return new UsageError("too many file arguments");
+  return new UsageError(message);
+}
 
 function parse(argv: string[], options: Flags, positionals: number) {
   acceptedFlags = new Set(Object.keys(options).map((name) => `--${name}`));
@@ -96,7 +134,7 @@ function parse(argv: string[], options: Flags, positionals: number) {
   try {
     parsed = parseArgs({ args: joinNegativeNumbers(argv), strict: true, allowPositionals: true, options });
   } catch (error) {
-    throw new UsageError((error as Error).message);
+    throw parseError(error as Error & { code?: string });
   }
   if (parsed.positionals.length !== positionals) {
     throw new UsageError(`expected ${positionals} file argument${positionals === 1 ? "" : "s"}, got ${parsed.positionals.length}`);
@@ -109,7 +147,7 @@ function parse(argv: string[], options: Flags, positionals: number) {
 const apiOnly = (o: OptionInfo): boolean => o.type === "ranges" || o.name === "columnMaps";
 function optionFlags(dp: DpMargin, scope: "train" | "plan"): { flags: Flags; options: OptionInfo[] } {
   const options = dp.options.filter((o) => (o.scope === "both" || o.scope === scope) && !apiOnly(o));
-  const flags: Flags = { json: { type: "boolean" } };
+  const flags: Flags = {};
   for (const o of options) {
     if (o.type === "boolean") flags[`no-${kebab(o.name)}`] = { type: "boolean" };  // defaults are true
     else flags[kebab(o.name)] = { type: "string" };
@@ -147,42 +185,12 @@ function runOptions(v: Record<string, unknown>, options: OptionInfo[], required:
   return out;
 }
 
-function usage(dp: DpMargin | null): string {
-  const lines = [
-    "usage:",
-    "  dpmargin train TRAIN.csv --epsilon E --delta D [--label COL] [CSV options] [options]",
-    "                 [--test TEST.csv] [--out model.json] [--json]",
-    "  dpmargin schema DATA.csv [--label COL] [CSV options]   (the resolved schema as JSON, for --schema)",
-    "  dpmargin predict MODEL.json DATA.csv [--out predictions.csv] [--label COL] [--delimiter X] [--max-bytes N]",
-    "  dpmargin profile DATA.csv [--label COL] [CSV options] [--max-removed F] [--no-intercept] [--json]",
-    "                   (not private: a local diagnostic)",
-    "  dpmargin account --epsilon E --delta D --n N --d D [options] [--json]",
-    "  dpmargin --help | --version",
-  ];
-  if (dp) {
-    lines.push("", "options of train and account (defaults from the core):");
-    for (const o of dp.options) {
-      if (apiOnly(o) || o.scope === "table") continue;
-      const flag = o.type === "boolean" ? `--no-${kebab(o.name)}` : `--${kebab(o.name)} ${o.type === "choice" ? o.choices.join("|") : "X"}`;
-      lines.push(`  ${flag.padEnd(40)} ${o.type === "boolean" ? "turn off: " : ""}${o.help}${o.defaultText === "required" ? " (required)" : ` (default: ${o.defaultText})`}${o.scope === "plan" ? " [account]" : o.scope === "train" ? " [train]" : ""}`);
-    }
-    lines.push(`  ${"--no-private-ranges".padEnd(40)} the same as --range-share 0`);
-    lines.push("", "CSV options of train, schema, profile (and predict: label, positive, dialect, max-bytes):");
-    for (const o of dp.options) {
-      if (o.scope !== "table") continue;
-      const value = o.type === "choice" ? o.choices.join("|") : o.type === "texts" ? "A,B,…" : o.type === "schema" ? "FILE.json" : "X";
-      const flag = o.type === "boolean" ? `--[no-]${kebab(o.name)}` : `--${kebab(o.name)} ${value}`;
-      lines.push(`  ${flag.padEnd(40)} ${o.help} (default: ${o.defaultText})`);
-    }
-    lines.push(`  ${"--impute C".padEnd(40)} the same as --missing constant --fill C`);
-  }
-  return lines.join("\n");
-}
-
 async function account(dp: DpMargin, argv: string[]): Promise<void> {
   const { flags, options } = optionFlags(dp, "plan");
-  const { values: v } = parse(argv, flags, 0);
+  const { values: v } = parse(argv, { ...flags, ...flagsOf(COMMAND_FLAGS.account) }, 0);
   const plan = dp.account(runOptions(v, options, ["epsilon", "delta", "n", "d"]) as unknown as Parameters<DpMargin["account"]>[0]);
+  const delta = deltaWarning(plan.delta, plan.n);
+  if (delta) process.stderr.write(`dpmargin: warning: ${delta}\n`);
   if (v.json) process.stdout.write(JSON.stringify(plan, null, 2) + "\n");
   else printPlan(plan);
 }
@@ -251,6 +259,36 @@ async function tableOptions(v: Record<string, unknown>, options: OptionInfo[]): 
   return out as CsvReadOptions;
 }
 
+// The --ledger file: read (and kept accumulating) or created, with --ledger-cap EPSILON,DELTA.
+async function openLedger(dp: DpMargin, file: string | undefined, cap: string | undefined): Promise<PrivacyLedger | undefined> {
+  if (file === undefined) {
+    if (cap !== undefined) throw new UsageError("--ledger-cap needs --ledger FILE");
+    return undefined;
+  }
+  if (existsSync(file)) {
+    if (cap !== undefined) throw new UsageError(`--ledger-cap applies to a new ledger; ${file} exists (its cap: ${JSON.stringify(JSON.parse(await readFile(file, "utf8")).cap ?? null)})`);
+    try {
+      return dp.ledgerFromJSON(await readFile(file, "utf8"));
+    } catch (error) {
+      if (error instanceof DpMarginError) throw new DpMarginError(error.code, `--ledger ${file}: ${error.message}`, "ledger");
+      throw error;
+    }
+  }
+  if (cap === undefined) return dp.ledger();
+  const parts = cap.split(",").map((x) => Number(x.trim()));
+  if (parts.length !== 2 || !parts.every(Number.isFinite)) {
+    throw new DpMarginError("BAD_PARAMETER", `--ledger-cap must be EPSILON,DELTA (e.g. 3,1e-5), but is ${JSON.stringify(cap)}`, "ledger-cap");
+  }
+  return dp.ledger({ cap: { epsilon: parts[0], delta: parts[1] } });
+}
+
+// Written whole to a temporary file, then renamed over the old one (never half a ledger).
+async function writeLedger(file: string, ledger: PrivacyLedger): Promise<void> {
+  const temporary = `${file}.${process.pid}.tmp`;
+  await writeFile(temporary, JSON.stringify(ledger.toJSON(), null, 2) + "\n");
+  await rename(temporary, file);
+}
+
 // Predict reads with the model's encoding: only the dialect, the label to compare with and
 // the size limit are chosen.
 const PREDICT_TABLE = ["label", "positive", "delimiter", "decimal", "encoding", "missingTokens", "maxBytes"] as const;
@@ -259,13 +297,33 @@ async function trainCommand(dp: DpMargin, argv: string[]): Promise<void> {
   const { flags, options: table } = optionFlags(dp, "train");
   const { flags: csvFlags, options: csvTable } = tableFlags(dp);
   const { values: v, files } = parse(argv, {
-    ...flags, ...csvFlags, test: { type: "string" }, out: { type: "string" },
+    ...flags, ...csvFlags, ...flagsOf(COMMAND_FLAGS.train),
   }, 1);
   const options = runOptions(v, table, ["epsilon", "delta"]);
   const csv = await tableOptions(v, csvTable);
+  // Before any byte is read: never overwrite a file (the input included) without --force.
+  if (v.out !== undefined && !v.force && existsSync(v.out as string)) throw outExists(v.out as string);
+  const progress = Progress.fromFlags(v);
+  const ledgerFile = v.ledger as string | undefined;
+  const ledger = await openLedger(dp, ledgerFile, v["ledger-cap"] as string | undefined);
+  const recorded = ledger?.runs.length ?? 0;
   // Streaming passes into wasm memory, then training; the data are never copied into JS.
-  const { model, report, local, table: read } = await dp.trainCsv(csvFile(files[0]), csv,
-    options as unknown as Parameters<DpMargin["trainCsv"]>[2]);
+  let trained;
+  try {
+    trained = await dp.trainCsv(csvFile(files[0]),
+      { ...csv, ...(progress.enabled ? { onProgress: (p) => progress.reading(files[0], p) } : {}) },
+      { ...options, ...(ledger ? { ledger } : {}),
+        ...(progress.enabled ? { onProgress: (p: TrainProgress) => progress.training(p) } : {}) } as unknown as Parameters<DpMargin["trainCsv"]>[2]);
+  } finally {
+    // A run the ledger recorded stays recorded, whether it finished or not (the data were read).
+    if (ledger && ledger.runs.length > recorded) await writeLedger(ledgerFile!, ledger);
+  }
+  const { model, report, local, table: read } = trained;
+  progress.done();
+  if (ledger) {
+    const t = ledger.total;
+    process.stderr.write(`dpmargin: ledger ${ledgerFile}: ${t.runs} run(s) on this data, in total ε = ${formatNumber(t.epsilon, 6)}, δ = ${formatNumber(t.delta, 6)}${ledger.cap ? ` (cap ε = ${ledger.cap.epsilon}, δ = ${ledger.cap.delta})` : ""}\n`);
+  }
   // Accuracy on the user's own data: computed locally, not differentially private. Everything is
   // computed before anything is written, so bad test data leaves no model file behind.
   const dialect = Object.fromEntries(["delimiter", "decimal", "encoding", "missingTokens", "maxBytes"]
@@ -273,11 +331,44 @@ async function trainCommand(dp: DpMargin, argv: string[]): Promise<void> {
   const multiclass = model.classes !== null;
   const evaluate = multiclass ? { ...dialect, label: read.label!.column }
     : { ...dialect, label: read.label!.column, positive: read.label!.positive };
-  const onTrain = await model.predictCsv(csvFile(files[0]), evaluate);
+  const scoring = (file: string) => ({
+    ...evaluate, ...(progress.enabled ? { onProgress: (p: CsvProgress) => progress.predicting(file, p) } : {}),
+  });
+  const onTrain = await model.predictCsv(csvFile(files[0]), scoring(files[0]));
   const trainAccuracy = accuracy(onTrain.labels, onTrain.truth!);
-  const onTest = v.test === undefined ? null : await model.predictCsv(csvFile(v.test as string), evaluate);
+  let onTest = null;
+  try {
+    onTest = v.test === undefined ? null : await model.predictCsv(csvFile(v.test as string), scoring(v.test as string));
+  } catch (error) {
+    if (error instanceof DpMarginError && error.code === "LABEL_NOT_FOUND") {
+      throw new DpMarginError("LABEL_NOT_FOUND", `--test ${v.test} has no column ${JSON.stringify(read.label!.column)} (the label)`, "test");
+    }
+    // Any other problem of the test file names it (a feature missing from its header, a bad cell).
+    if (error instanceof DpMarginError && error.code !== "INTERNAL") {
+      throw new DpMarginError(error.code, `--test ${v.test}: ${error.message}`, "test");
+    }
+    throw error;
+  }
+  progress.done();
   const testAccuracy = onTest ? accuracy(onTest.labels, onTest.truth!) : undefined;
   const test = onTest ? { rows: onTest.table.rows } : null;
+  // Yardsticks for the test accuracy: what always answering the commonest class scores, the
+  // mean recall per class, F1 (binary). On the user's own test file: not private outputs.
+  const y = onTest ? yardsticks(onTest.labels, onTest.truth!, !multiclass) : null;
+  const className = (k: number) => (multiclass ? (k >= 0 ? model.classes![k] : "(not a class)")
+    : k > 0 ? read.label!.positive : `not ${read.label!.positive}`);
+  const testMetrics = y ? {
+    rows: y.rows, accuracy: y.accuracy, balancedAccuracy: y.balancedAccuracy, ...(y.f1 !== null ? { f1: y.f1 } : {}),
+    majorityClass: className(y.majorityClass), majorityRate: y.majorityRate,
+    note: "computed on your own test file; not differentially private outputs (do not release them as such)",
+  } : null;
+  const warnings: string[] = [];
+  const delta = deltaWarning(report.plan.delta, report.plan.n);
+  if (delta) warnings.push(delta);
+  if (y && noBetterThanMajority(y)) {
+    warnings.push(`test accuracy ${percent(y.accuracy)} is no better than always answering the majority class ${JSON.stringify(testMetrics!.majorityClass)} (${percent(y.majorityRate)} of the test rows): the model has learned little`);
+  }
+  warnings.push(...await labelWarnings(dp, files[0], csv, read.label!));
   const plan = report.plan;
   const selected = plan.candidates[report.selectedCandidate];
   // SPEC §5.2's fields first, then the whole report (its plan holds every setting).
@@ -287,7 +378,7 @@ async function trainCommand(dp: DpMargin, argv: string[]): Promise<void> {
     calibration: plan.calibration, selector: plan.selector, score: plan.score,
     n: plan.n, d: plan.d,
     candidates: report.candidates,
-    ...(test ? { testAccuracy, testRows: test.rows } : {}),
+    ...(test ? { testAccuracy, testRows: test.rows, test: testMetrics } : {}),
     trainAccuracy,
     trainAccuracyNote: "computed on the training data; not differentially private",
     seeded: report.seeded,
@@ -300,8 +391,16 @@ async function trainCommand(dp: DpMargin, argv: string[]): Promise<void> {
     // Not released, not private: the run count (PrivTune's K) and the time.
     local,
   };
-  if (v.out !== undefined) await writeFile(v.out as string, JSON.stringify(model.toJSON(), null, 2) + "\n");
+  if (v.out !== undefined) {
+    try {
+      await writeFile(v.out as string, JSON.stringify(model.toJSON(), null, 2) + "\n", { flag: v.force ? "w" : "wx" });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === "EEXIST") throw outExists(v.out as string);
+      throw error;
+    }
+  }
   if (report.seeded) process.stderr.write(`dpmargin: warning: ${SEEDED_WARNING}\n`);
+  for (const w of warnings) process.stderr.write(`dpmargin: warning: ${w}\n`);
   if (v.json) {
     process.stdout.write(JSON.stringify(out, null, 2) + "\n");
     return;
@@ -309,11 +408,18 @@ async function trainCommand(dp: DpMargin, argv: string[]): Promise<void> {
   const lines = [
     `dpmargin train — ${plan.selector} selection, ${plan.calibration} calibration${report.seeded ? "  [NOT PRIVATE: seeded]" : ""}`,
     `  (ε, δ) = (${plan.epsilon}, ${plan.delta}), μ = ${formatNumber(plan.mu, 8)}, replace-one neighbours; n = ${plan.n}, d = ${plan.d}`,
+    `  ${epsilonMeaning(plan.epsilon)}`,
     ...(report.perClass
       ? [`  one-vs-rest over ${report.perClass.length} classes, μ per class = ${formatNumber(plan.muClass!, 8)}; selected margin γ per class:`,
         ...report.perClass.map((c) => `    ${c.class}: γ = ${formatNumber(c.selectedMargin)} (k = ${plan.candidates[c.selectedCandidate].k})`)]
       : [`  selected margin γ = ${formatNumber(report.selectedMargin)} (k = ${selected.k}${selected.projected ? ", projected" : ""})`]),
-    `  train accuracy ${(trainAccuracy * 100).toFixed(2)}% (not private)` + (test ? `, test accuracy ${(testAccuracy! * 100).toFixed(2)}% on ${test.rows} rows` : ""),
+    `  train accuracy ${(trainAccuracy * 100).toFixed(2)}% (not private)`,
+    ...(testMetrics ? [
+      `  on ${v.test} (${testMetrics.rows} rows; computed on your own test file, not private outputs):`,
+      `    accuracy ${percent(testMetrics.accuracy)}, balanced accuracy ${percent(testMetrics.balancedAccuracy)}`
+        + (testMetrics.f1 !== undefined ? `, F1 ${testMetrics.f1.toFixed(4)} (positive ${JSON.stringify(read.label!.positive)})` : "")
+        + `; majority class ${JSON.stringify(testMetrics.majorityClass)} ${percent(testMetrics.majorityRate)}`,
+    ] : []),
     `  local, not private: ${local.runs} base run(s) in ${Math.round(local.elapsedMs)} ms`,
   ];
   if (plan.selector === "iter" && !report.perClass) {
@@ -326,6 +432,28 @@ async function trainCommand(dp: DpMargin, argv: string[]): Promise<void> {
   process.stdout.write(lines.join("\n") + "\n");
 }
 
+// Labels that look like the wrong column: more than 20 classes, or a numeric column with many
+// distinct values trained as one value against the rest (an age, an amount, an id). The distinct
+// count comes from a local summary of the file (a note on the user's terminal, never released).
+const MANY_CLASSES = 20;
+const MANY_NUMBERS = 10;
+async function labelWarnings(dp: DpMargin, file: string, csv: CsvReadOptions,
+  label: { column: string; classes: string[]; classSource?: string; positive?: string }): Promise<string[]> {
+  const hint = "is it the column you meant to predict? (choose it with --label COL)";
+  if (label.classes.length > MANY_CLASSES) {
+    return [`the label ${JSON.stringify(label.column)} has ${label.classes.length} classes; ${hint}`];
+  }
+  const numeric = label.classes.length > 0 && label.classes.every((c) => c.trim() !== "" && Number.isFinite(Number(c)));
+  if (label.classSource !== "positive" && !(numeric && label.classes.length > 2)) return [];
+  const dialect = Object.fromEntries(["delimiter", "decimal", "encoding", "missingTokens"]
+    .filter((k) => (csv as Record<string, unknown>)[k] !== undefined).map((k) => [k, (csv as Record<string, unknown>)[k]]));
+  const summary = await dp.summarizeCsv(csvFile(file), { ...dialect, previewRows: 0 } as never);
+  const column = summary.columns.find((c) => c.name === label.column);
+  if (!column || column.kind !== "numeric" || column.distinct < MANY_NUMBERS) return [];
+  const what = label.classSource === "positive" ? `, trained as ${JSON.stringify(label.positive)} against the rest` : "";
+  return [`the label ${JSON.stringify(label.column)} looks numeric with ${column.distinct}${column.distinctCapped ? " or more" : ""} distinct values${what}; ${hint}`];
+}
+
 async function readText(path: string, what: string): Promise<string> {
   try {
     return await readFile(path, "utf8");
@@ -336,25 +464,78 @@ async function readText(path: string, what: string): Promise<string> {
 
 async function predictCommand(dp: DpMargin, argv: string[]): Promise<void> {
   const { flags: csvFlags, options: csvTable } = tableFlags(dp, PREDICT_TABLE);
-  const { values: v, files } = parse(argv, { out: { type: "string" }, ...csvFlags }, 2);
+  const { values: v, files } = parse(argv, { ...csvFlags, ...flagsOf(COMMAND_FLAGS.predict) }, 2);
+  if (v.keep !== undefined && v["keep-all"]) throw new UsageError("--keep contradicts --keep-all");
+  const out = v.out as string | undefined;
+  // Refuse to overwrite before any work (checked again, atomically, when writing).
+  if (out !== undefined && !v.force && existsSync(out)) throw outExists(out);
   const model = dp.modelFromJSON(await readText(files[0], "MODEL.json"));
-  const predictions = await model.predictCsv(csvFile(files[1]), await tableOptions(v, csvTable));
+  const progress = Progress.fromFlags(v);
+  const read = await tableOptions(v, csvTable);
+  const predictions = await model.predictCsv(csvFile(files[1]), {
+    ...read,
+    ...(progress.enabled ? { onProgress: (p: CsvProgress) => progress.predicting(files[1], p) } : {}),
+  });
+  progress.done();
+  // The input's own columns, to join on (read again with the dialect the core detected).
+  let kept: { names: string[]; cells: string[][] } | undefined;
+  if (v.keep !== undefined || v["keep-all"]) {
+    const dialect = Object.fromEntries(["delimiter", "decimal", "encoding", "missingTokens", "maxBytes"]
+      .filter((k) => (read as Record<string, unknown>)[k] !== undefined).map((k) => [k, (read as Record<string, unknown>)[k]]));
+    const summary = await dp.summarizeCsv(csvFile(files[1]), { ...dialect, previewRows: 0 } as never);
+    kept = await readColumns(files[1], summary, summary.header, v["keep-all"] ? "all" : listFlag(v, "keep")!);
+    if (kept.cells.length !== predictions.table.rows) {
+      throw new DpMarginError("INTERNAL", `--keep read ${kept.cells.length} data rows of ${files[1]}, the model scored ${predictions.table.rows}`);
+    }
+  }
+  const extras = { rowIds: true, ...(kept ? { kept } : {}) };
   // A multiclass model: the predicted class and a score per class.
-  const text = "classes" in predictions ? multiclassPredictionsCsv(predictions, (model.label as { column: string | null }).column)
-    : predictionsCsv(predictions, model.label as Parameters<typeof predictionsCsv>[1]);
+  const multiclass = "classes" in predictions;
+  const text = multiclass ? multiclassPredictionsCsv(predictions, (model.label as { column: string | null }).column, extras)
+    : predictionsCsv(predictions, model.label as Parameters<typeof predictionsCsv>[1], extras);
   if (model.seeded) process.stderr.write(`dpmargin: warning: the model is ${SEEDED_WARNING}\n`);
-  if (v.out !== undefined) await writeFile(v.out as string, text);
-  else process.stdout.write(text);
+  // With the label column in the file: accuracy and its yardsticks (local, not private).
+  if (predictions.truth) {
+    const y = yardsticks(predictions.labels, predictions.truth, !multiclass);
+    const classes = model.classes;
+    const label = model.label as { column: string | null; positive?: string };
+    const majority = classes ? (y.majorityClass >= 0 ? classes[y.majorityClass] : "(not a model class)")
+      : y.majorityClass > 0 ? label.positive! : `not ${label.positive}`;
+    process.stderr.write(`dpmargin: on ${files[1]} (${y.rows} rows with the label ${JSON.stringify(label.column)}; local, not private): `
+      + `accuracy ${percent(y.accuracy)}, balanced accuracy ${percent(y.balancedAccuracy)}, `
+      + `majority class ${JSON.stringify(majority)} ${percent(y.majorityRate)}\n`);
+  }
+  if (out !== undefined) {
+    try {
+      await writeFile(out, text, { flag: v.force ? "w" : "wx" });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === "EEXIST") throw outExists(out);
+      throw new DpMarginError("BAD_PARAMETER", `cannot write ${JSON.stringify(out)}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`, "out");
+    }
+    if (!v.quiet) process.stderr.write(`dpmargin: wrote ${predictions.table.rows} predictions to ${out}\n`);
+  } else {
+    process.stdout.write(text);
+  }
 }
+
+const outExists = (path: string) => new DpMarginError("BAD_PARAMETER",
+  `${JSON.stringify(path)} exists: choose another name, or add --force to overwrite it`, "out");
 
 async function profileCommand(dp: DpMargin, argv: string[]): Promise<void> {
   const { flags: csvFlags, options: csvTable } = tableFlags(dp);
   const { values: v, files } = parse(argv, {
-    "max-removed": { type: "string" }, "no-intercept": { type: "boolean" }, json: { type: "boolean" }, ...csvFlags,
+    ...csvFlags, ...flagsOf(COMMAND_FLAGS.profile),
   }, 1);
-  const maxRemoved = numberFlag(v, "max-removed", "maxRemoved", false);
-  const profile = await dp.profileCsv(csvFile(files[0]), await tableOptions(v, csvTable),
-    { ...(maxRemoved !== undefined ? { maxRemoved } : {}), ...(v["no-intercept"] ? { intercept: false } : {}) });
+  const maxRemoved = fractionFlag(v, "max-removed", "maxRemoved");
+  const progress = Progress.fromFlags(v);
+  const profile = await dp.profileCsv(csvFile(files[0]), {
+    ...(await tableOptions(v, csvTable)),
+    ...(progress.enabled ? { onProgress: (p: CsvProgress) => progress.reading(files[0], p) } : {}),
+  }, {
+    ...(maxRemoved !== undefined ? { maxRemoved } : {}), ...(v["no-intercept"] ? { intercept: false } : {}),
+    ...(progress.enabled ? { onProgress: (p) => progress.profiling(p) } : {}),
+  });
+  progress.done();
   if (v.json) {
     const { table, ...rest } = profile;
     process.stdout.write(JSON.stringify({ ...rest, rows: table.rows, label: table.label }, null, 2) + "\n");
@@ -378,8 +559,13 @@ async function profileCommand(dp: DpMargin, argv: string[]): Promise<void> {
 // but releases nothing (category lists and classes are not in it unless declared).
 async function schemaCommand(dp: DpMargin, argv: string[]): Promise<void> {
   const { flags: csvFlags, options: csvTable } = tableFlags(dp);
-  const { values: v, files } = parse(argv, { ...csvFlags, json: { type: "boolean" } }, 1);
-  const summary = await dp.summarizeCsv(csvFile(files[0]), { ...(await tableOptions(v, csvTable)), previewRows: 0 } as never);
+  const { values: v, files } = parse(argv, { ...csvFlags, ...flagsOf(COMMAND_FLAGS.schema) }, 1);
+  const progress = Progress.fromFlags(v);
+  const summary = await dp.summarizeCsv(csvFile(files[0]), {
+    ...(await tableOptions(v, csvTable)), previewRows: 0,
+    ...(progress.enabled ? { onProgress: (p: CsvProgress) => progress.reading(files[0], p) } : {}),
+  } as never);
+  progress.done();
   if (summary.schema === null) {
     const e = summary.schemaError!;
     throw new DpMarginError(e.code as DpMarginError["code"], e.message, e.parameter || undefined);
@@ -387,15 +573,37 @@ async function schemaCommand(dp: DpMargin, argv: string[]): Promise<void> {
   process.stdout.write(JSON.stringify(summary.schema, null, 2) + "\n");
 }
 
+// `dpmargin --help`: the commands, then every flag of train (the widest command) and the
+// plan-only options of account, grouped, with their defaults.
+function fullHelp(dp: DpMargin): string {
+  const account = commandHelp(dp, "account", PREDICT_TABLE).split("\n");
+  const tableSize = account.slice(account.indexOf("table size (account):"));
+  return [usage(), "", "── dpmargin train --help ──", commandHelp(dp, "train", PREDICT_TABLE), "",
+    "── dpmargin account --help (what train does not take) ──",
+    ...tableSize.slice(0, tableSize.indexOf("")), "",
+    "predict, profile and schema take the reading options above that apply (see their --help)."].join("\n");
+}
+
 const COMMANDS: Record<string, (dp: DpMargin, argv: string[]) => Promise<void>> = {
   account, train: trainCommand, predict: predictCommand, profile: profileCommand, schema: schemaCommand,
 };
 
+// `dpmargin predict … | head`: the reader went away; that is not an error. Exit 0, quietly.
+function quietOnBrokenPipe(): void {
+  process.stdout.on("error", (error: NodeJS.ErrnoException) => {
+    if (error.code === "EPIPE") process.exit(0);
+    throw error;
+  });
+}
+
 export async function main(argv: string[]): Promise<number> {
+  quietOnBrokenPipe();
   const [command, ...rest] = argv;
   try {
     if (command === undefined || command === "--help" || command === "-h") {
-      process.stdout.write(usage(await load()) + "\n");
+      const dp = await load();
+      const text = command === undefined ? usage() : fullHelp(dp);
+      (command === undefined ? process.stderr : process.stdout).write(text + "\n");
       return command === undefined ? 2 : 0;
     }
     if (command === "--version") {
@@ -404,13 +612,20 @@ export async function main(argv: string[]): Promise<number> {
     }
     const run = COMMANDS[command];
     if (!run) throw new UsageError(`unknown command ${JSON.stringify(command)}`);
+    currentCommand = command;
+    // `dpmargin train --help` (before any "--", which ends the flags).
+    const end = rest.indexOf("--");
+    if ((end < 0 ? rest : rest.slice(0, end)).some((a) => a === "--help" || a === "-h")) {
+      process.stdout.write(commandHelp(await load(), command, PREDICT_TABLE) + "\n");
+      return 0;
+    }
     await run(await load(), rest);
     return 0;
   } catch (error) {
     if (error instanceof UsageError) {
       // One line: scripts read the first line of stderr.
       const message = error.message.split("\n")[0];
-      process.stderr.write(`dpmargin: ${message} (see dpmargin --help)\n`);
+      process.stderr.write(`dpmargin: ${message} (see dpmargin ${currentCommand ? `${currentCommand} ` : ""}--help)\n`);
       return 2;
     }
     if (error instanceof DpMarginError && error.code !== "INTERNAL" && error.code !== "WASM_LOAD") {

@@ -3,6 +3,7 @@
 // apart from model.ts, which holds what binary and multiclass models share.
 import { DpMarginError } from "../errors.js";
 import type { CandidateReport, ColumnMap, RowNormalization, TrainReport } from "../types.js";
+import { extrasHeader, extrasRow, userField, type PredictionsCsvExtras } from "../csv/predictions.js";
 
 /** The preprocessing section of a model file (as in the binary ModelFile). */
 export interface ModelFilePreprocessing {
@@ -173,24 +174,24 @@ export function stackedWeights(file: MulticlassModelFile): Float64Array {
   return Float64Array.from(rows.flat());
 }
 
-function field(text: string): string {
-  return /[",\n\r]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
-}
-
 /**
  * The predictions CSV of a multiclass model (what `dpmargin predict` writes): a header
  * `COLUMN,score:CLASS1,…,score:CLASSK` (COLUMN is the label column, or "class"), then per data
  * row the predicted class name and the K scores.
  */
-export function multiclassPredictionsCsv(predictions: MulticlassPredictions, column: string | null): string {
+export function multiclassPredictionsCsv(predictions: MulticlassPredictions, column: string | null,
+  extras: PredictionsCsvExtras = { rowIds: true }): string {
   const { scores, predicted, classes } = predictions;
   const K = classes.length;
   const lines = new Array<string>(predicted.length + 1);
-  lines[0] = [column ?? "class", ...classes.map((c) => `score:${c}`)].map(field).join(",");
+  const names = [column ?? "class", ...classes.map((c) => `score:${c}`)];
+  const head = extrasHeader(extras, names);
+  lines[0] = [...head.before, ...names.map(userField), ...head.after].join(",");
   for (let i = 0; i < predicted.length; i++) {
-    const row = [field(predicted[i])];
+    const x = extrasRow(extras, i);
+    const row = [userField(predicted[i])];
     for (let k = 0; k < K; k++) row.push(String(scores[i * K + k]));
-    lines[i + 1] = row.join(",");
+    lines[i + 1] = x.before + row.join(",") + x.after;
   }
   return lines.join("\n") + "\n";
 }
