@@ -105,8 +105,9 @@ inline AuditResult runAudit(const std::function<double(bool)>& sample, int selec
     return double(sorted.end() - std::upper_bound(sorted.begin(), sorted.end(), t)) / double(sorted.size());
   };
   const std::vector<double> s0 = draw(false, selectN), s1 = draw(true, selectN);
-  // The threshold maximises the bound the evaluation is expected to give: the rates with the
-  // ~2-sd margins evalN runs will take off them (a rate of 0 still costs ~3.7/evalN).
+  // The threshold maximises the bound the evaluation is expected to give: the rates less the
+  // ~2-sd margins the Clopper–Pearson bounds of evalN runs take (a rate of 0 still costs
+  // ~3.7/evalN).
   const double ne = double(evalN);
   auto predicted = [&](double tpr, double fpr) {
     const double lo = std::max(tpr - 2.0 * std::sqrt(tpr * (1 - tpr) / ne), 0.0);

@@ -59,6 +59,7 @@ AuditResult auditGaussian(const std::function<double(bool)>& sample, Runs runs) 
 // Honest variants and broken ones (more evaluation runs: their own false-failure rate,
 // docs/AUDIT.md).
 constexpr Runs kHonest{5000, 30000}, kBroken{10000, 100000};
+constexpr Runs kFixedBroken{10000, 200000};  // (a), (g): ~10 µs a run
 
 // The broken variants: set for one audit, reset afterwards.
 struct FaultScope {
@@ -214,7 +215,7 @@ run::Options trainingOptions(double epsilon) {
 // ---- (a), (g): one noisy-GD run (selector "fixed", whole budget) ----
 
 // ε = 2, as before the audit went through the coordinator (AUDIT.md: the claim where a 2×
-// noise bug sits well above it with 10⁵ runs).
+// noise bug sits well above it with 2·10⁵ runs).
 constexpr double kFixedEpsilon = 2.0;
 
 run::Options fixedRunOptions() {
@@ -240,7 +241,7 @@ TEST(PrivacyAudit, A_NoisyGdRun) {
   EXPECT_LE(honest.epsilonLowerBound, kFixedEpsilon);
   testing::Faults halved;
   halved.gradientNoise = 0.5;
-  const AuditResult h = auditFixedRun(halved, 0, kBroken);
+  const AuditResult h = auditFixedRun(halved, 0, kFixedBroken);
   report("(a) noisy-GD run, gradient noise x0.5", h, kFixedEpsilon);
   EXPECT_GT(h.epsilonLowerBound, kFixedEpsilon);
 }
@@ -252,7 +253,7 @@ TEST(PrivacyAudit, G_TwoShards) {
   // The clip radius / sensitivity mis-wired: σ from the add/remove Δ = R/c.
   testing::Faults addRemove;
   addRemove.addRemoveSensitivity = true;
-  const AuditResult ar = auditFixedRun(addRemove, 2, kBroken);
+  const AuditResult ar = auditFixedRun(addRemove, 2, kFixedBroken);
   report("(g) 2 shards, add/remove sensitivity", ar, kFixedEpsilon);
   EXPECT_GT(ar.epsilonLowerBound, kFixedEpsilon);
 }
