@@ -4,14 +4,16 @@
 // production CSPRNG (run::makeGenerator: Generator::secure()), driven as production drives it:
 // advance() on the local table, or the request()/answer*() loop over two row shards that
 // wasm/src/shards/sharded.ts runs in workers. σ, the clip radius and the score noise are the
-// plan's that the coordinator makes itself; the audit reads its statistic off the RELEASED
-// result (weights, noisy scores, column ranges, discovered levels) only.
+// plan's (made by the coordinator, or by plan::makePlan once for the audits of 10⁵ runs —
+// PlannedRun); the audit reads its statistic off the RELEASED result (weights, noisy scores,
+// column ranges, discovered levels) only.
 //
 // For each mechanism, two neighbouring datasets D and D′ differ in one canary row; many runs on
 // each give a scalar statistic; a threshold test is chosen on a first set of runs and evaluated
 // on fresh ones; a 95% Clopper–Pearson lower bound on ε at the claimed δ must not exceed the
-// claimed ε (for the μ-GDP column ranges: a lower bound on μ, the claimed μ_ranges). Deliberately broken variants of the same production code (testing/faults.hpp,
-// compiled into this binary only) must exceed it: the audit can fail.
+// claimed ε ((d) and (e): a lower bound on μ against the plan's μ-GDP claim). Deliberately
+// broken variants of the same production code (testing/faults.hpp, compiled into this binary
+// only) must exceed it: the audit can fail.
 //
 // Fast tier (ctest label audit): the run counts below (per side). Slow tier:
 // DPMARGIN_AUDIT_SCALE=10 (10× every count; docs/AUDIT.md has both tiers' numbers).
