@@ -120,7 +120,7 @@ TEST(DiscoveryAccounting, PlanRejectsBadShares) {
 // 0.0036; the test allows 4.89 sd (two-sided α = 1e-6 per check, 5 checks: false-failure
 // rate ≤ 5e-6). A halved σ moves the fraction at +1σ from 0.84 to 0.98 (39 sd): caught.
 double keptFraction(double offsetSds, double noiseScale, std::uint64_t seed, double* expected) {
-  const auto c = calibrateDiscovery(0.1, 1, 1e-7);
+  auto c = calibrateDiscovery(0.1, 1, 1e-7);
   const std::uint64_t count = std::uint64_t(std::llround(c.threshold + offsetSds * c.sigma));
   *expected = upperNormalTail((c.threshold - double(count)) / c.sigma);
   const std::size_t n = 20000;
@@ -130,7 +130,8 @@ double keptFraction(double offsetSds, double noiseScale, std::uint64_t seed, dou
     column.counts.push_back(count);
   }
   random::Generator g = random::Generator::seeded(seed);
-  const auto kept = data::discoverLevels({column}, {n}, c, g, noiseScale);
+  c.sigma *= noiseScale;  // the broken variant: discovery drawing less noise than calibrated
+  const auto kept = data::discoverLevels({column}, {n}, c, g);
   return double(kept[0].size()) / double(n);
 }
 

@@ -76,8 +76,7 @@ class WasmCsvRun {
     run::Options o;
     addOptions(o, csvOptions, "csv", true);
     run_.reset();
-    run_ = std::make_unique<run::CsvRun>(std::move(o), toRows(rows, "rows"), learn::AuditTamper{},
-                                         run::CsvRun::Mode::kLocal);
+    run_ = std::make_unique<run::CsvRun>(std::move(o), toRows(rows, "rows"), run::CsvRun::Mode::kLocal);
   }
   // Int32Array: per row the class index in the schema's classes (−2: none of them).
   val classCodes() {

@@ -8,19 +8,21 @@
 
 #include "dpmargin/error.hpp"
 #include "dpmargin/random/samplers.hpp"
+#include "dpmargin/testing/faults.hpp"
 
 namespace dpmargin::data {
 
 std::vector<std::vector<std::string>> discoverLevels(
     const std::vector<DiscoveryCounts>& columns, const std::vector<std::size_t>& maxLevels,
-    const accounting::DiscoveryCalibration& calibration, random::Generator& generator,
-    double noiseScale) {
+    const accounting::DiscoveryCalibration& calibration, random::Generator& generator) {
   if (columns.size() != calibration.columns || maxLevels.size() != columns.size()) {
     throw Error(ErrorCode::kInternal, "",
                 "discovery over " + std::to_string(columns.size()) + " columns with a calibration for " +
                     std::to_string(calibration.columns));
   }
-  const double sd = calibration.sigma * noiseScale;
+  // σ and τ of the plan (DPMARGIN_FAULTS: constants 1 outside the audit build; testing/faults.hpp).
+  const double sd = calibration.sigma * DPMARGIN_FAULTS.discoveryNoise;
+  const double threshold = 1.0 + (calibration.threshold - 1.0) * DPMARGIN_FAULTS.discoveryThreshold;
   std::vector<std::vector<std::string>> out(columns.size());
   for (std::size_t j = 0; j < columns.size(); ++j) {
     const DiscoveryCounts& c = columns[j];
@@ -29,7 +31,7 @@ std::vector<std::vector<std::string>> discoverLevels(
     for (std::size_t k = 0; k < c.values.size(); ++k) {
       if (c.counts[k] == 0) continue;  // not among the training rows: not a partition
       const double noisy = double(c.counts[k]) + (sd > 0 ? random::gaussian(generator, sd) : 0.0);
-      if (noisy > calibration.threshold) kept.emplace_back(noisy, k);
+      if (noisy > threshold) kept.emplace_back(noisy, k);
     }
     if (kept.size() > maxLevels[j]) {
       std::partial_sort(kept.begin(), kept.begin() + std::ptrdiff_t(maxLevels[j]), kept.end(),

@@ -6,6 +6,7 @@
 
 #include "dpmargin/error.hpp"
 #include "dpmargin/random/samplers.hpp"
+#include "dpmargin/testing/faults.hpp"
 
 namespace dpmargin::learn {
 
@@ -119,7 +120,8 @@ std::vector<double> noisyColumnHistograms(const float* x, std::size_t n, std::si
   std::vector<double> counts = columnHistograms(x, n, stride, d, binsPerDecade);
   // Replace-one moves one unit between two bins of every column: ‖Δ‖₂ ≤ √(2d) for all d × bins
   // counts at once, hence one Gaussian mechanism with σ = √(2d)/μ is μ-GDP.
-  random::addGaussian(g, histogramSigma(d, mu), counts.data(), counts.size());
+  // (DPMARGIN_FAULTS: the constant 1 outside the audit build; testing/faults.hpp.)
+  random::addGaussian(g, histogramSigma(d, mu) * DPMARGIN_FAULTS.rangeNoise, counts.data(), counts.size());
   return counts;
 }
 

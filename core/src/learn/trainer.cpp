@@ -7,6 +7,13 @@
 
 #include "dpmargin/error.hpp"
 #include "dpmargin/random/samplers.hpp"
+#include "dpmargin/testing/faults.hpp"
+
+#ifdef DPMARGIN_AUDIT_FAULTS
+namespace dpmargin::testing {
+Faults auditFaults;  // the audit build only (testing/faults.hpp)
+}  // namespace dpmargin::testing
+#endif
 
 namespace dpmargin::learn {
 
@@ -44,7 +51,7 @@ Trainer::Trainer(Dataset& data, const TrainSettings& settings, random::Generator
                         settings_.plan.rangeShare);
     }
     Preprocessing p = settings_.preprocessing;
-    const double mu = result_.plan.muRanges / settings_.tamper.rangeNoise;
+    const double mu = result_.plan.muRanges;
     const std::vector<std::optional<ColumnRange>>& known = settings_.knownRanges;
     if (known.empty()) {
       p.ranges = estimatePrivateRanges(data.raw(), data.rows(), data.stride(), data.features(), mu,
@@ -165,9 +172,8 @@ void Trainer::startStep() {
     const plan::CandidatePlan& cj = result_.plan.candidates[j];
     NoisyGdParams p;
     p.c = cj.c;
-    // σ from the plan (the tamper factors are 1 outside the privacy audit).
-    p.sigma = cj.sigma * settings_.tamper.gradientNoise *
-              (settings_.tamper.addRemoveSensitivity ? 0.5 : 1.0);
+    // σ from the plan (the fault factors are constants 1 outside the audit build).
+    p.sigma = cj.sigma * DPMARGIN_FAULTS.gradientNoise * (DPMARGIN_FAULTS.addRemoveSensitivity ? 0.5 : 1.0);
     p.stepSize = cj.stepSize;
     p.iterations = cj.T;
     if (p.iterations < 1) throwBadParameter("iterations", "at least 1", 0.0);
@@ -273,7 +279,7 @@ void Trainer::answerErrors(const std::vector<std::uint64_t>& errors) {
     // The released score (SPEC §2.5–2.6): errors (sensitivity 1, replace-one; summed over the
     // shards, exact) + the public penalty + N(0, scoreSd²), noised once, here.
     const double score = noisyScore(errors[j], c.scorePenalty,
-                                    result_.plan.scoreSd * settings_.tamper.scoreNoise, generator_);
+                                    result_.plan.scoreSd * DPMARGIN_FAULTS.scoreNoise, generator_);
     recordRun(current_[j], outputs_.col(static_cast<Eigen::Index>(j)), score);
   }
   finishStep();

@@ -603,10 +603,8 @@ const Options& validated(const Options& o, CsvRun::Mode mode) {
 }
 }  // namespace
 
-CsvRun::CsvRun(Options options, std::optional<std::vector<std::uint64_t>> rows, learn::AuditTamper tamper,
-               Mode mode)
+CsvRun::CsvRun(Options options, std::optional<std::vector<std::uint64_t>> rows, Mode mode)
     : options_(std::move(options)),
-      tamper_(tamper),
       mode_(mode),
       reader_(data::csvOptionsFor(validated(options_, mode_).table), std::move(rows)) {
   reader_.setMaxBytes(options_.maxBytes.value_or(double(learn::kMaxTableValues) * 4.0));
@@ -745,7 +743,7 @@ void CsvRun::afterCount() {
     return p;
   }();
   const std::vector<std::vector<std::string>> levels =
-      data::discoverLevels(counts, maxLevels, calibration, *generator_, tamper_.discoveryNoise);
+      data::discoverLevels(counts, maxLevels, calibration, *generator_);
   for (std::size_t k = 0; k < m_; ++k) {
     const bool isLabel = label && k + 1 == m_;
     if (isLabel) {
@@ -850,7 +848,6 @@ void CsvRun::afterFill() {
       settings_.plan.rangeShare = 0.0;
     }
   }
-  settings_.tamper = tamper_;
   plan::validateRequest(settings_.plan);
   if (classes == 2 && dataset_->rows() >= 2) {
     // Both classes among the rows, said in the table's words (the dataset's check names neither

@@ -39,14 +39,12 @@ struct DiscoveryCounts {
 };
 
 // Gaussian partition selection over all the columns at once (the calibration's m must equal
-// columns.size(): INTERNAL otherwise): each value with count ≥ 1 gets N(0, σ²) (× noiseScale,
-// which only the privacy audit's broken variant sets) and is kept when its noisy count exceeds
-// τ; of those at most maxLevels[j] (the largest noisy counts). The kept values are returned in
+// columns.size(): INTERNAL otherwise): each value with count ≥ 1 gets N(0, σ²) and is kept
+// when its noisy count exceeds τ; of those at most maxLevels[j] (the largest noisy counts). The kept values are returned in
 // byte order (a public order, so nothing about the counts leaks through it).
 std::vector<std::vector<std::string>> discoverLevels(
     const std::vector<DiscoveryCounts>& columns, const std::vector<std::size_t>& maxLevels,
-    const accounting::DiscoveryCalibration& calibration, random::Generator& generator,
-    double noiseScale = 1.0);
+    const accounting::DiscoveryCalibration& calibration, random::Generator& generator);
 
 // The public hash of a category (FNV-1a, 64 bits, of its UTF-8 bytes after a fixed salt)
 // into [0, buckets).

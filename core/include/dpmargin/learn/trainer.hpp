@@ -26,17 +26,6 @@
 
 namespace dpmargin::learn {
 
-// FOR THE EMPIRICAL PRIVACY AUDIT ONLY (tests/audit, docs/AUDIT.md): a deliberately broken
-// mechanism, so the audit can show that it catches one. run::resolve never sets it and no
-// binding or product path can; a run with any field changed is NOT private.
-struct AuditTamper {
-  double gradientNoise = 1.0;  // multiplies σ of every noisy-GD step
-  double scoreNoise = 1.0;     // multiplies the sd of every score's noise
-  double rangeNoise = 1.0;     // multiplies the sd of the private-range histograms' noise
-  double discoveryNoise = 1.0; // multiplies the sd of category discovery's noisy counts
-  bool addRemoveSensitivity = false;  // σ from the add/remove Δ = R/c instead of 2R/c
-};
-
 // A resolved run (run::resolve applies every default and validates; docs/ARCHITECTURE.md).
 struct TrainSettings {
   // ε, δ, selector, calibration, score, E[K], β, maxIterations, margin, scales, pruning, range
@@ -48,7 +37,6 @@ struct TrainSettings {
   std::vector<std::optional<ColumnRange>> knownRanges;
   OutputIterate output = OutputIterate::kLast;  // the released iterate
   std::optional<std::uint64_t> seed;            // set: a deterministic, NOT private run
-  AuditTamper tamper;                           // tests/audit only (never set elsewhere)
 };
 
 // One base run: which candidate, and its released noisy score (Iter releases every one).

@@ -179,9 +179,9 @@ class CsvRun {
   // outputs are NOT private and are never part of a released model.
   enum class Mode { kPrivate, kLocal };
   // `rows`: the data rows to train on (a split), strictly increasing; unset: all. The options
-  // are validated at once (before any byte is read). `tamper`: the privacy audit only.
+  // are validated at once (before any byte is read).
   CsvRun(Options options, std::optional<std::vector<std::uint64_t>> rows = std::nullopt,
-         learn::AuditTamper tamper = {}, Mode mode = Mode::kPrivate);
+         Mode mode = Mode::kPrivate);
   ~CsvRun();
 
   Pass pass() const noexcept { return pass_; }
@@ -212,7 +212,6 @@ class CsvRun {
   plan::PlanRequest budgetRequest(std::uint64_t m) const;
 
   Options options_;
-  learn::AuditTamper tamper_;
   Mode mode_;
   data::TableReader reader_;
   Pass pass_ = Pass::kScan;
