@@ -24,7 +24,7 @@ export function ledger(o: TrainOutcome): LedgerRow[] {
     { key: "mu-ranges", label: "μ_ranges (private column ranges)", value: r.muRanges > 0 ? f(r.muRanges) : "0 (no private ranges)", raw: r.muRanges },
     { key: "mu-train", label: "μ_train (training and selection)", value: f(r.muTrain), raw: r.muTrain },
     { key: "mu-run", label: "μ per base run", value: f(r.muRun), raw: r.muRun },
-    { key: "score-sd", label: "score noise sd", value: r.selector === "fixed" ? "— (no selection)" : f(r.scoreSd), raw: r.scoreSd },
+    { key: "score-sd", label: "score noise sd", value: r.selector === "fixed" || r.selector === "auto" ? "— (no selection)" : f(r.scoreSd), raw: r.scoreSd },
     { key: "neighbouring", label: "neighbouring datasets", value: "replace one row", raw: r.neighbouring },
     { key: "calibration", label: "calibration", value: r.calibration, raw: r.calibration },
     { key: "selector", label: "selector", value: r.selector, raw: r.selector },
