@@ -97,8 +97,31 @@ describe("golden vectors through the JS API (1e-10 relative)", () => {
 });
 
 describe("plan semantics", () => {
+  test("the default is auto: one unprojected run at the public γ₀ = b·max(1, 0.25/μ_train)/√n, the whole budget", () => {
+    const plan = dp.account({ epsilon: 0.5, delta: 1e-5, n: 456, d: 31 });
+    expect(plan.selector).toBe("auto");
+    expect(plan.candidates).toHaveLength(1);
+    const [c] = plan.candidates;
+    const gamma = Math.max(1, 0.25 / plan.muTrain) / Math.sqrt(456);
+    expectRelative(c.gamma, gamma, 1e-12, "gamma");
+    expect(plan.margin).toBe(c.gamma);
+    expect(c.projected).toBe(false);
+    expect(c.k).toBe(31);
+    expect(c.T).toBe(Math.max(200, Math.ceil(800 * plan.muTrain)));
+    expect(plan.muRun).toBe(plan.muTrain);
+    expect(plan.scoreSd).toBe(0);
+    expect(plan.maxIterations).toBe(600);
+    expect(plan.pruning).toBe("none");
+    expect(plan.rangeShare).toBe(0.1);
+    // Paper calibration: the paper's M* (Iter), unchanged.
+    const paper = dp.account({ epsilon: 0.5, delta: 1e-5, n: 456, d: 31, calibration: "paper" });
+    expect(paper.selector).toBe("iter");
+    expect(paper.candidates.length).toBe(paper.gridSize);
+    expect(paper.margin).toBeUndefined();
+  });
+
   test("tight: c = γ, R = b when not projected; T from the 5% bound; σ from the integer T", () => {
-    const plan = dp.account({ epsilon: 1, delta: 1e-5, n: 1000, d: 50 });
+    const plan = dp.account({ epsilon: 1, delta: 1e-5, n: 1000, d: 50, selector: "iter" });
     expect(plan.calibration).toBe("tight");
     expect(plan.selector).toBe("iter");
     expect(plan.neighbouring).toBe("replace-one");
@@ -134,7 +157,9 @@ describe("utility-only options: step scale, hinge scale, pruning", () => {
       expect(byName[name]).toBeDefined();
       expect(typeof byName[name].help).toBe("string");
     }
-    expect(byName.selector.choices).toEqual(["iter", "privtune", "fixed"]);
+    expect(byName.selector.choices).toEqual(["iter", "privtune", "fixed", "auto"]);
+    expect(byName.selector.default).toBeNull();  // a rule: auto with tight, iter with paper
+    expect(byName.selector.defaultText).toBe("auto with calibration tight, iter with paper");
     expect(byName.epsilon.defaultText).toBe("required");
     const plan = dp.account({ epsilon: 1, delta: 1e-5, n: 30000, d: 122 });
     // Every constant default of a plan option is what the plan resolved it to.

@@ -49,7 +49,7 @@ describe("train() with classes", () => {
   const progress = [];
   let planned;
   beforeAll(async () => {
-    result = await dp.train(train, { ...budget, seed: 3, onPlan: (p) => { planned = p; }, onProgress: (p) => progress.push(p) });
+    result = await dp.train(train, { ...budget, seed: 3, selector: "iter", onPlan: (p) => { planned = p; }, onProgress: (p) => progress.push(p) });
   });
 
   test("trains one binary problem per class under the one budget", () => {
