@@ -5,6 +5,8 @@
 #   bash bench/accuracy/run.sh design [SEEDS=5]   the design space at ε = 1 (one knob at a time)
 #   bash bench/accuracy/run.sh design2 [SEEDS=5]  round 2: the promising knobs combined
 #   bash bench/accuracy/run.sh final  [SEEDS=5]   chosen defaults vs paper vs pre-change, ε ∈ {0.5,1,2,4,8}
+#   bash bench/accuracy/run.sh auto   [SEEDS=3]   issue 15: auto (the default) vs iter vs paper vs
+#                                                 the fair Opacus peer, ε ∈ {0.5,1,2}, + unit-ball
 #   bash bench/accuracy/run.sh summary            tables + plot from the CSVs (no training)
 # Appends to bench/results/accuracy-<phase>.csv (rows already present are skipped, so an
 # interrupted run resumes); JOBS=2 runs two trainings at once; VARIANTS="a b" runs only those;
@@ -70,6 +72,16 @@ prune100+D4+last|$BASE pruning=noise-floor pruneRatio=100 stepScale=4 output=las
 prune100+D2+last|$BASE pruning=noise-floor pruneRatio=100 stepScale=2 output=last
 V
 }
+# Issue 15: the default selector "auto" against Iter (the previous default, same knobs), the
+# paper's M* and the Opacus peer (run_peer below), on the same splits and seeds.
+auto_variants() {
+  cat <<V
+auto|
+iter|selector=iter
+paper|calibration=paper maxIterations=1000 output=average
+V
+  for extra in ${AUTO_EXTRA:-}; do echo "$extra"; done
+}
 final_variants() {
   cat <<V
 defaults|
@@ -102,19 +114,58 @@ run_phase() {
   printf '%s\n' "${jobs[@]}" | xargs -P "${JOBS:-1}" -d '\n' -n 1 bash -c '
     IFS="|" read -r ds name eps args <<< "$0"
     tmp=$(mktemp)
+    common=$COMMON
+    # The synthetic unit-ball table is already in the unit ball: no column scaling, no intercept.
+    [ "$ds" != unitball ] || common="ranges=none intercept=0"
     # shellcheck disable=SC2086
-    if "./$BUILD_DIR/bench/experiment" train=$D/${ds}_train.csv test=$D/${ds}_test.csv \
-        eps=$eps seeds=$seeds tag="$ds,$name,$eps" $COMMON $args > "$tmp"; then
+    if nice "./$BUILD_DIR/bench/experiment" train=$D/${ds}_train.csv test=$D/${ds}_test.csv \
+        eps=$eps seeds=$seeds tag="$ds,$name,$eps" $common $args > "$tmp"; then
       flock "$out" sh -c "cat \"\$1\" >> \"\$2\"" _ "$tmp" "$out"
     else
       echo "FAILED: $ds $name $eps $args" >&2
     fi
     rm -f "$tmp"'
 }
+# The Opacus peer (../shared/peers/dp_peer.py: DP-SGD, hinge loss, its documented defaults,
+# run at ε/2 and δ/(1 + e^{ε/2}) add/remove, which implies (ε, δ) replace-one) on the same splits,
+# one seed per row (the peer's --seed). Its column min/max come from the training split (not
+# private: favours the peer); the unit-ball table gets row normalisation only, as dpmargin.
+PEER=${PEER:-../shared/peers/dp_peer.py}
+run_peer() {
+  local out=bench/results/accuracy-$1.csv epsilons=$2
+  [ -f "$PEER" ] || { echo "no peer at $PEER: skipped" >&2; return 0; }
+  local jobs=()
+  for eps in $epsilons; do
+    for ds in $TABLES; do
+      for ((s = 0; s < seeds; s++)); do
+        grep -q "^$ds,opacus,$eps,$s," "$out" || jobs+=("$ds|$eps|$s")
+      done
+    done
+  done
+  ((${#jobs[@]})) || return 0
+  # Jobs dealt round-robin to JOBS batch processes (torch loads once per process).
+  local n=${JOBS:-1} k
+  for ((k = 0; k < n; k++)); do
+    printf '%s\n' "${jobs[@]}" | awk -v n="$n" -v k="$k" 'NR % n == k' | tr '|' ' ' |
+      while read -r ds eps s; do
+        prep=minmax_l2; [ "$ds" != unitball ] || prep=l2
+        echo "$ds $eps $s $prep"
+      done | nice /usr/bin/python3 bench/accuracy/peer_batch.py "$PEER" "$D" "$out" &
+  done
+  wait
+}
 case "$phase" in
   design) run_phase design "1" ;;
   design2) run_phase design2 "1" ;;
   final) run_phase final "${EPSILONS:-0.5 1 2 4 8}" ;;
+  auto)
+    [ -f "$D/unitball_train.csv" ] || /usr/bin/python3 bench/accuracy/make_unitball.py "$D"
+    TABLES="$TABLES unitball"
+    # AUTO_PARTS="dpmargin" or "peer" runs one side only (e.g. the two sides in parallel).
+    [[ " ${AUTO_PARTS:-dpmargin peer} " != *" dpmargin "* ]] || run_phase auto "${EPSILONS:-0.5 1 2}"
+    [[ " ${AUTO_PARTS:-dpmargin peer} " != *" peer "* ]] || run_peer auto "${EPSILONS:-0.5 1 2}"
+    /usr/bin/python3 bench/accuracy/summarise_auto.py
+    exit 0 ;;
   summary) ;;
   *) echo "unknown phase $phase" >&2; exit 2 ;;
 esac

@@ -44,6 +44,7 @@ TEST(FloatSensitivity, TheNoiseCoversTheComputedSumsNotOnlyTheExactOnes) {
   // and R = b = 1, so its Δ is exactly the 2 above.
   run::Options o;
   o.epsilon = 1, o.delta = 1e-5, o.n = n, o.d = 1, o.pruning = plan::Pruning::kNone;
+  o.selector = plan::Selector::kIter;  // the grid's γ = b = 1
   const plan::Plan p = run::account(o);
   const plan::CandidatePlan& c = p.candidates.back();
   ASSERT_EQ(c.gamma, 1.0);

@@ -120,9 +120,11 @@ TEST(NoisyGdStatistics, OneStepNoiseSdEqualsThePlansSigma) {
 }
 
 // The tests' settings: the core's defaults (run::resolve) with budget ε, δ = 1e-5 and no
-// private ranges (the synthetic data are prepared already).
+// private ranges (the synthetic data are prepared already), and Iter (M*) unless another
+// selector is asked for (the default selector is "auto", tested on its own below).
 TrainSettings mstar(double epsilon, run::Options o = {}) {
   o.epsilon = epsilon;
+  if (!o.selector) o.selector = plan::Selector::kIter;
   if (!o.delta) o.delta = 1e-5;
   if (!o.rangeShare) o.rangeShare = 0.0;
   return run::resolve(o, 2, 1);  // the trainer takes n and d from the (prepared) data
@@ -167,6 +169,37 @@ TEST(Learning, HugeEpsilonSelectsTheFewestErrors) {
   for (std::size_t i = 0; i < errors.size(); ++i) {
     EXPECT_NEAR(r.runs[i].noisyScore, double(errors[i]), 0.5);
   }
+}
+
+// The default selector "auto" on the same data as M* above: one unprojected run at the public
+// γ₀ = b·max(1, 0.25/μ_train)/√n with the whole budget, nothing scored.
+TEST(Learning, AutoLearnsSeparableDataWithOutliers) {
+  const auto synthetic = makeSeparable(4000, 50, 0.1, 40, 99);
+  Dataset data = toDataset(synthetic);
+  run::Options o;
+  o.epsilon = 1.0, o.delta = 1e-5, o.rangeShare = 0.0;
+  const TrainSettings settings = run::resolve(o, 2, 1);
+  ASSERT_EQ(settings.plan.selector, plan::Selector::kAuto);
+  Trainer trainer(data, settings, random::Generator::seeded(5));
+  while (!trainer.advance(500)) {
+  }
+  const TrainResult& r = trainer.result();
+  ASSERT_EQ(r.plan.candidates.size(), 1u);
+  const plan::CandidatePlan& c = r.plan.candidates[0];
+  EXPECT_FALSE(c.projected);
+  EXPECT_EQ(c.k, 50u);
+  EXPECT_DOUBLE_EQ(c.gamma, 1.0 / std::sqrt(4000.0));  // μ_train = μ > 0.25 at ε = 1
+  EXPECT_EQ(r.runs.size(), 1u);
+  EXPECT_TRUE(std::isnan(r.runs[0].noisyScore));
+  EXPECT_EQ(r.plan.muRun, r.plan.mu);
+  const double error = double(countErrors(data.view(), r.weights)) / 4000.0;
+  RecordProperty("train_error", std::to_string(error));
+  EXPECT_LE(error, 0.01 + 0.02);
+  // Seeded: bit-identical whatever the chunking.
+  Trainer again(data, settings, random::Generator::seeded(5));
+  while (!again.advance(7)) {
+  }
+  EXPECT_EQ(again.result().weights, r.weights);
 }
 
 TEST(Learning, PrivTuneAndFixedMarginLearnersTrain) {

@@ -72,6 +72,9 @@ TEST(RunOptions, RejectsEveryBadValueByName) {
   expectBadParameter([](Options& o) { set(o, "selector", str("fixed")); }, "margin");
   expectBadParameter([](Options& o) { set(o, "selector", str("fixed")); set(o, "margin", num(2)); }, "margin");
   expectBadParameter([](Options& o) { set(o, "margin", num(0.1)); }, "margin");
+  expectBadParameter([](Options& o) { set(o, "selector", str("auto")); set(o, "margin", num(0.1)); }, "margin");
+  // auto is a rule of the tight calibration: asked for with paper, it is refused by name.
+  expectBadParameter([](Options& o) { set(o, "selector", str("auto")); set(o, "calibration", str("paper")); }, "selector");
   // Required options.
   expectBadParameter([](Options& o) { o.epsilon.reset(); }, "epsilon");
   expectBadParameter([](Options& o) { o.delta.reset(); }, "delta");
@@ -112,8 +115,8 @@ TEST(RunOptions, WrongTypesAndUnknownNamesAreNamed) {
   };
   expectNamed("epsilon", str("1"), "epsilon must be a number, but is \"1\"");
   expectNamed("intercept", num(1), "intercept must be a boolean");
-  expectNamed("selector", num(1), "selector must be one of iter|privtune|fixed");
-  expectNamed("selector", str("grid"), "\"iter\", \"privtune\", \"fixed\"");
+  expectNamed("selector", num(1), "selector must be one of iter|privtune|fixed|auto");
+  expectNamed("selector", str("grid"), "\"iter\", \"privtune\", \"fixed\", \"auto\"");
   expectNamed("columnRanges", num(1), "an array of [lo, hi] number pairs");
   expectNamed("epsilonn", num(1), "a known option");
   // Text as typed on a command line, read by the option's type.
@@ -137,18 +140,33 @@ TEST(RunDefaults, AppliedOnceAndByRule) {
   EXPECT_EQ(s.preprocessing.rows, learn::RowNormalization::kUnitNorm);
   EXPECT_EQ(s.preprocessing.normBound, 1.0);
   EXPECT_EQ(s.plan.normBound, 1.0);
-  EXPECT_EQ(s.plan.selector, plan::Selector::kIter);
+  // Tight calibration: selector auto, one run (nothing to prune), T up to 600.
+  EXPECT_EQ(s.plan.selector, plan::Selector::kAuto);
   EXPECT_EQ(s.plan.calibration, plan::Calibration::kTight);
-  EXPECT_EQ(s.plan.maxIterations, 200u);
+  EXPECT_EQ(s.plan.maxIterations, 600u);
+  EXPECT_EQ(s.plan.autoMuKnee, 0.25);
+  EXPECT_EQ(s.plan.autoMinIterations, 200u);
+  EXPECT_EQ(s.plan.autoIterationsPerMu, 800.0);
+  EXPECT_EQ(s.plan.margin, 0.0);  // γ₀ is the plan's (it needs μ_train)
   EXPECT_EQ(s.plan.rangeShare, 0.1);
-  EXPECT_EQ(s.plan.pruning, plan::Pruning::kNoiseFloor);
+  EXPECT_EQ(s.plan.pruning, plan::Pruning::kNone);
   EXPECT_EQ(s.plan.pruneRatio, 100.0);
   EXPECT_EQ(s.plan.jlFailure, 1e-6);  // 1/n²
   EXPECT_EQ(s.output, learn::OutputIterate::kLast);
   EXPECT_FALSE(s.seed.has_value());
-  // Paper: the averaged iterate, the whole grid, D = 1.
+  // Iter asked for: exactly the defaults before auto (T cap 200, noise-floor pruning).
+  o.selector = plan::Selector::kIter;
+  const learn::TrainSettings iter = resolve(o, 1000, 30);
+  EXPECT_EQ(iter.plan.maxIterations, 200u);
+  EXPECT_EQ(iter.plan.pruning, plan::Pruning::kNoiseFloor);
+  EXPECT_EQ(iter.plan.rangeShare, 0.1);
+  EXPECT_EQ(iter.output, learn::OutputIterate::kLast);
+  o.selector.reset();
+  // Paper: the paper's M* (Iter), the averaged iterate, the whole grid, D = 1, T cap 200.
   o.calibration = plan::Calibration::kPaper;
   const learn::TrainSettings paper = resolve(o, 1000, 30);
+  EXPECT_EQ(paper.plan.selector, plan::Selector::kIter);
+  EXPECT_EQ(paper.plan.maxIterations, 200u);
   EXPECT_EQ(paper.output, learn::OutputIterate::kAverage);
   EXPECT_EQ(paper.plan.pruning, plan::Pruning::kNone);
   // PrivTune: no private ranges (its accounting is not GDP); fixed: nothing to prune.
@@ -194,6 +212,102 @@ TEST(RunOptions, TheTableIsConsistent) {
     }
   }
   EXPECT_EQ(findOption("nope"), nullptr);
+}
+
+// The resolved auto plan (golden): one unprojected candidate at γ₀ = b·max(1, 0.25/μ_class)/√n,
+// T = min(600, max(200, ⌈800·μ_class⌉)), the whole μ_class for the run, no score. μ from the
+// exact GDP conversion (independently: scipy brentq on δ(ε; μ) = 1e-5), μ_train = √0.9·μ.
+TEST(RunAuto, ResolvedPlanGolden) {
+  struct Case {
+    double epsilon;
+    std::uint64_t n, classes;
+    double mu, muClass, gamma;
+    std::uint64_t T;
+    bool capped;
+  };
+  const Case cases[] = {
+      {0.5, 1000, 2, 0.14221055866926188, 0.13491278181596145, 0.058598555629853825, 200, false},
+      {1.0, 1000, 2, 0.268051123211294, 0.254295623614235, 0.03162277660168379, 204, false},
+      {2.0, 1000, 2, 0.5015516891696565, 0.4758137106242759, 0.03162277660168379, 381, false},
+      {4.0, 1000, 2, 0.9249308976669366, 0.8774664944674917, 0.03162277660168379, 600, true},
+      {1.0, 456, 2, 0.268051123211294, 0.254295623614235, 0.0468292905790847, 204, false},
+      // One-vs-rest over 4 classes: each problem's μ_class = μ_train/2 drives its rule.
+      {4.0, 1000, 4, 0.9249308976669366, 0.43873324723374585, 0.03162277660168379, 351, false},
+  };
+  for (const Case& k : cases) {
+    Options o;
+    o.epsilon = k.epsilon, o.delta = 1e-5, o.n = k.n, o.d = 50, o.classCount = k.classes;
+    const plan::Plan p = account(o);
+    const std::string at = "eps=" + std::to_string(k.epsilon) + " n=" + std::to_string(k.n) +
+                           " K=" + std::to_string(k.classes);
+    EXPECT_EQ(p.request.selector, plan::Selector::kAuto) << at;
+    EXPECT_NEAR(p.mu, k.mu, 1e-9 * k.mu) << at;
+    EXPECT_NEAR(p.muClass, k.muClass, 1e-9 * k.muClass) << at;
+    EXPECT_EQ(p.muRun, p.muClass) << at;  // no selection: the whole budget for the one run
+    EXPECT_EQ(p.scoreSd, 0.0) << at;
+    EXPECT_DOUBLE_EQ(p.muTrain * p.muTrain + p.muRanges * p.muRanges, p.mu * p.mu) << at;
+    EXPECT_EQ(p.gridSize, 1u) << at;
+    EXPECT_TRUE(p.pruned.empty()) << at;
+    ASSERT_EQ(p.candidates.size(), 1u) << at;
+    const plan::CandidatePlan& c = p.candidates[0];
+    EXPECT_NEAR(c.gamma, k.gamma, 1e-12) << at;
+    EXPECT_DOUBLE_EQ(c.gamma, plan::autoMargin(p.request, p.muClass)) << at;
+    EXPECT_FALSE(c.projected) << at;
+    EXPECT_GT(c.kJl, 50u) << at;  // the JL bound would not project either at these sizes
+    EXPECT_EQ(c.k, 50u) << at;
+    EXPECT_EQ(c.c, c.gamma) << at;
+    EXPECT_EQ(c.clipRadius, 1.0) << at;
+    EXPECT_EQ(c.T, k.T) << at;
+    EXPECT_EQ(c.capped, k.capped) << at;
+    EXPECT_DOUBLE_EQ(c.sigma, c.sensitivity * (1 + p.floatSlack) * std::sqrt(double(c.T)) / p.muRun) << at;
+  }
+  // No projection even where the JL bound would project (d ≫ k_γ; at γ₀ ≈ b/√n that needs a
+  // tiny n, where γ₀ = b): auto trains in k = d, with c = γ and R = b.
+  Options wide = planOptions();
+  wide.n = 4, wide.d = 100000, wide.epsilon = 0.01;
+  const plan::Plan w = account(wide);
+  ASSERT_EQ(w.candidates.size(), 1u);
+  EXPECT_EQ(w.candidates[0].gamma, 1.0);
+  EXPECT_LT(w.candidates[0].kJl, 100000u);
+  EXPECT_FALSE(w.candidates[0].projected);
+  EXPECT_EQ(w.candidates[0].k, 100000u);
+  EXPECT_EQ(w.candidates[0].clipRadius, 1.0);
+  // A user's maxIterations caps the rule (and is the cap, not T, above it).
+  Options capped = planOptions();
+  capped.maxIterations = 50;
+  EXPECT_EQ(account(capped).candidates[0].T, 50u);
+  capped.maxIterations = 5000;
+  EXPECT_EQ(account(capped).candidates[0].T, 204u);
+  // γ₀ never exceeds b (tiny n, tiny μ).
+  Options tiny = planOptions();
+  tiny.n = 4, tiny.epsilon = 0.01;
+  EXPECT_EQ(account(tiny).candidates[0].gamma, 1.0);
+}
+
+// auto is the default; calibration "paper" is still the paper's M* (Iter over the whole grid,
+// the paper's μ, T = ⌈n²μ_run²⌉, averaged iterate), and every selector asked for by name plans
+// exactly as before.
+TEST(RunAuto, DefaultIsAutoAndPaperIsUnchanged) {
+  Options o = planOptions();
+  EXPECT_EQ(account(o).request.selector, plan::Selector::kAuto);
+  o.calibration = plan::Calibration::kPaper;
+  const plan::Plan paper = account(o);
+  EXPECT_EQ(paper.request.selector, plan::Selector::kIter);
+  EXPECT_EQ(paper.request.pruning, plan::Pruning::kNone);
+  EXPECT_EQ(paper.request.maxIterations, 200u);
+  EXPECT_EQ(paper.candidates.size(), paper.gridSize);
+  EXPECT_EQ(paper.gridSize, 11u);  // ⌈log₂ 1000⌉ + 1
+  o.selector = plan::Selector::kIter;
+  plan::PlanRequest before = paper.request;
+  EXPECT_EQ(account(o).request, before);
+  // Iter in tight calibration: the pre-auto defaults (T cap 200, noise-floor pruning).
+  Options iter = planOptions();
+  iter.selector = plan::Selector::kIter;
+  const plan::Plan i = account(iter);
+  EXPECT_EQ(i.request.maxIterations, 200u);
+  EXPECT_EQ(i.request.pruning, plan::Pruning::kNoiseFloor);
+  EXPECT_GT(i.candidates.size(), 1u);
+  EXPECT_GT(i.scoreSd, 0.0);
 }
 
 TEST(RunSettings, SeedMakesASeededGenerator) {

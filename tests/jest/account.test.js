@@ -71,6 +71,7 @@ describe("golden vectors through the JS API (1e-10 relative)", () => {
         epsilon: Number(rec.eps), delta: Number(rec.delta), n: rec.n, d: rec.d,
         normBound: Number(rec.b), jlFailure: Number(rec.beta_jl_total),
         calibration: rec.exact_gdp ? "tight" : "paper", maxIterations: 1e9, pruning: "none", rangeShare: 0,
+        selector: "iter",  // the records are M*'s
       });
       expectRelative(plan.mu, rec.mu_total, 1e-10, "mu_total");
       expectRelative(plan.muRun, rec.mu_run, 1e-10, "mu_run");
@@ -97,8 +98,31 @@ describe("golden vectors through the JS API (1e-10 relative)", () => {
 });
 
 describe("plan semantics", () => {
+  test("the default is auto: one unprojected run at the public γ₀ = b·max(1, 0.25/μ_train)/√n, the whole budget", () => {
+    const plan = dp.account({ epsilon: 0.5, delta: 1e-5, n: 456, d: 31 });
+    expect(plan.selector).toBe("auto");
+    expect(plan.candidates).toHaveLength(1);
+    const [c] = plan.candidates;
+    const gamma = Math.max(1, 0.25 / plan.muTrain) / Math.sqrt(456);
+    expectRelative(c.gamma, gamma, 1e-12, "gamma");
+    expect(plan.margin).toBe(c.gamma);
+    expect(c.projected).toBe(false);
+    expect(c.k).toBe(31);
+    expect(c.T).toBe(Math.max(200, Math.ceil(800 * plan.muTrain)));
+    expect(plan.muRun).toBe(plan.muTrain);
+    expect(plan.scoreSd).toBe(0);
+    expect(plan.maxIterations).toBe(600);
+    expect(plan.pruning).toBe("none");
+    expect(plan.rangeShare).toBe(0.1);
+    // Paper calibration: the paper's M* (Iter), unchanged.
+    const paper = dp.account({ epsilon: 0.5, delta: 1e-5, n: 456, d: 31, calibration: "paper" });
+    expect(paper.selector).toBe("iter");
+    expect(paper.candidates.length).toBe(paper.gridSize);
+    expect(paper.margin).toBeUndefined();
+  });
+
   test("tight: c = γ, R = b when not projected; T from the 5% bound; σ from the integer T", () => {
-    const plan = dp.account({ epsilon: 1, delta: 1e-5, n: 1000, d: 50 });
+    const plan = dp.account({ epsilon: 1, delta: 1e-5, n: 1000, d: 50, selector: "iter" });
     expect(plan.calibration).toBe("tight");
     expect(plan.selector).toBe("iter");
     expect(plan.neighbouring).toBe("replace-one");
@@ -134,10 +158,13 @@ describe("utility-only options: step scale, hinge scale, pruning", () => {
       expect(byName[name]).toBeDefined();
       expect(typeof byName[name].help).toBe("string");
     }
-    expect(byName.selector.choices).toEqual(["iter", "privtune", "fixed"]);
+    expect(byName.selector.choices).toEqual(["iter", "privtune", "fixed", "auto"]);
+    expect(byName.selector.default).toBeNull();  // a rule: auto with tight, iter with paper
+    expect(byName.selector.defaultText).toBe("auto with calibration tight, iter with paper");
     expect(byName.epsilon.defaultText).toBe("required");
-    const plan = dp.account({ epsilon: 1, delta: 1e-5, n: 30000, d: 122 });
-    // Every constant default of a plan option is what the plan resolved it to.
+    const plan = dp.account({ epsilon: 1, delta: 1e-5, n: 30000, d: 122, selector: "iter" });
+    // Every constant default of a plan option is what the plan resolved it to (Iter: the
+    // selector's default is a rule, auto with tight, and auto plans no pruning).
     for (const o of dp.options) {
       if (o.default === null || o.scope === "train" || !(o.name in plan)) continue;
       if (o.name === "pruning") continue;  // "auto" is a rule: noise-floor with tight
@@ -148,11 +175,15 @@ describe("utility-only options: step scale, hinge scale, pruning", () => {
     expect(plan.pruning).toBe("noise-floor");
     expect([plan.discoveryColumns, plan.discoveryShare, plan.muDiscovery]).toEqual([0, 0, 0]);
     expect(byName.discoveryShare.defaultText).toMatch(/when some categories or classes are discovered, else 0/);
-    expect(dp.defaults.maxIterations).toBe(byName.maxIterations.default);
+    // The iteration cap is a rule too (600 with auto, else 200): no constant default.
+    expect(byName.maxIterations.default).toBeNull();
+    expect(dp.defaults.maxIterations).toBeUndefined();
+    expect(byName.maxIterations.defaultText).toMatch(/^600 with selector auto .* else 200$/);
+    expect(dp.defaults.pruneRatio).toBe(byName.pruneRatio.default);
   });
 
   test("pruning is public and reported: kept ∪ pruned = the grid, privacy unchanged per kept run", () => {
-    const base = { epsilon: 1, delta: 1e-5, n: 30000, d: 122 };
+    const base = { epsilon: 1, delta: 1e-5, n: 30000, d: 122, selector: "iter" };
     const whole = dp.account({ ...base, pruning: "none" });
     const pruned = dp.account({ ...base, pruning: "noise-floor", pruneRatio: 10 });
     expect(whole.pruned).toEqual([]);

@@ -87,8 +87,8 @@ test("100 trainings in a row keep the heap flat", async () => {
   const runs = [
     [small, { epsilon: 1, delta: 1e-5, maxIterations: 20 }],
     [small, { epsilon: 1, delta: 1e-5, maxIterations: 20, selector: "privtune", expectedRuns: 4 }],
-    [small, { epsilon: 1, delta: 1e-5, maxIterations: 20, rangeShare: 0.2, score: "population" }],
-    [wide, { epsilon: 1, delta: 1e-5, maxIterations: 5 }],
+    [small, { epsilon: 1, delta: 1e-5, maxIterations: 20, rangeShare: 0.2, score: "population", selector: "iter" }],
+    [wide, { epsilon: 1, delta: 1e-5, maxIterations: 5, selector: "iter" }],  // Iter: projected margins
   ];
   let projected = 0;
   const cycle = async (i) => {

@@ -31,7 +31,7 @@ function keys(value, out = new Set()) {
   return out;
 }
 
-test.each(["iter", "privtune", "fixed"])("%s: no run count K and no elapsed time in the report or the model file", async (selector) => {
+test.each(["iter", "privtune", "fixed", "auto"])("%s: no run count K and no elapsed time in the report or the model file", async (selector) => {
   const options = { epsilon: 1, delta: 1e-5, seed: 2, maxIterations: 20, selector,
     ...(selector === "privtune" ? { expectedRuns: 4 } : {}), ...(selector === "fixed" ? { margin: 0.1 } : {}) };
   const { model, report, local } = await dp.train(table, options);

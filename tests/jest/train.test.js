@@ -24,7 +24,7 @@ test("M* trains a useful classifier and reports what it released", async () => {
   // Unseeded (production noise). At n = 4000 the accuracy of 20 runs ranged 0.968–0.990, so
   // the 0.9 floor below fails only if learning is broken (at n = 1200 it spans 0.84–0.93).
   const big = separable(4000, 20, 0.1, 40, 1);
-  const { model, report } = await dp.train(big, { epsilon: 1, delta: 1e-5 });
+  const { model, report } = await dp.train(big, { epsilon: 1, delta: 1e-5, selector: "iter" });
   expect(report.seeded).toBe(false);
   expect(report.warning).toBeUndefined();
   expect(report.plan.selector).toBe("iter");
@@ -43,6 +43,20 @@ test("M* trains a useful classifier and reports what it released", async () => {
   labels.forEach((l, i) => { correct += l === big.labels[i] ? 1 : 0; });
   expect(correct / labels.length).toBeGreaterThan(0.9);
   expect(model.seeded).toBe(false);
+});
+
+test("the default (auto) trains one unprojected run at the public margin and reports it", async () => {
+  const big = separable(4000, 20, 0.1, 40, 1);
+  const { model, report } = await dp.train(big, { epsilon: 1, delta: 1e-5 });
+  expect(report.plan.selector).toBe("auto");
+  expect(report.plan.candidates).toHaveLength(1);
+  expect(report.selectedMargin).toBe(report.plan.margin);
+  expect(report.candidates).toHaveLength(1);
+  expect(report.candidates[0].projected).toBe(false);
+  const { labels } = model.predict(big.features);
+  let correct = 0;
+  labels.forEach((l, i) => { correct += l === big.labels[i] ? 1 : 0; });
+  expect(correct / labels.length).toBeGreaterThan(0.9);
 });
 
 test("progress events arrive in order and end at fraction 1", async () => {

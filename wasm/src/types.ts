@@ -2,8 +2,10 @@
 // core's (core/include/dpmargin/plan/plan.hpp describePlan, run/run.hpp optionSpecs): one name
 // per concept across the boundary. Every default is the core's; `dp.options` lists them.
 
-/** Which private selection runs over the margin grid (SPEC §2.6). */
-export type Selector = "iter" | "privtune" | "fixed";
+/** Which private selection runs over the margin grid (SPEC §2.6), or "auto" (the default with
+ *  calibration "tight"): one run at a public margin γ₀ with the whole budget, no selection
+ *  (docs/ACCURACY.md). */
+export type Selector = "iter" | "privtune" | "fixed" | "auto";
 /** "tight" (default): exact GDP accounting, same (ε, δ) guarantee with less noise (SPEC §2.9);
  *  "paper": the paper's constants exactly. */
 export type Calibration = "tight" | "paper";
@@ -24,7 +26,7 @@ export interface MethodOptions {
   epsilon: number;
   /** Target δ ∈ (0, 1); keep it well below 1/n. */
   delta: number;
-  /** Private selection (default "iter", M*). */
+  /** Private selection (default "auto" with calibration "tight", "iter" (M*) with "paper"). */
   selector?: Selector;
   calibration?: Calibration;
   score?: ScoreKind;
@@ -32,13 +34,13 @@ export interface MethodOptions {
   expectedRuns?: number;
   /** Total failure probability β of the JL projections (default 1/n², the paper's). */
   jlFailure?: number;
-  /** Cap on noisy-GD iterations per candidate (default 200). T changes utility and time,
-   *  never privacy. */
+  /** Cap on noisy-GD iterations per candidate (default 600 with selector "auto", which runs
+   *  max(200, ⌈800·μ_train⌉) up to it; else 200). T changes utility and time, never privacy. */
   maxIterations?: number;
   /** Margin γ of the fixed-margin learner (selector "fixed" only, required there). */
   margin?: number;
   /** Share s ∈ [0, 1) of the GDP budget for private column ranges (0: none): μ_ranges = √s·μ,
-   *  μ_train = √(1−s)·μ. Default 0.1 with "iter" and "fixed" unless column ranges are
+   *  μ_train = √(1−s)·μ. Default 0.1 with "iter", "fixed" and "auto" unless column ranges are
    *  declared; 0 with "privtune" (its accounting is not GDP). */
   rangeShare?: number;
   /** D in the step size η = D/√(T(n²Δ² + kσ²)) (utility only). */
@@ -175,6 +177,9 @@ export interface Plan {
   /** ε recomputed from `mu` by the same accounting (≤ epsilon). */
   epsilonSpent: number;
   neighbouring: "replace-one";
+  /** Selector "auto" only: the margin γ₀ it resolved to (its one candidate's γ; public: from
+   *  n, b and μ_class alone). */
+  margin?: number;
   /** PrivTune only. */
   expectedRuns?: number;
   tnbEta?: number;
@@ -196,7 +201,7 @@ export interface Plan {
 export interface TrainProgress {
   /** Base runs completed so far. */
   run: number;
-  /** Number of base runs: the grid size (iter), K (privtune) or 1 (fixed). */
+  /** Number of base runs: the grid size (iter), K (privtune) or 1 (fixed, auto). */
   runs: number;
   /** Base runs advancing together (unprojected candidates train in one batch). */
   batch: number;
@@ -223,7 +228,7 @@ export interface CandidateReport {
   T: number;
   capped: boolean;
   sigma: number;
-  /** Noisy score released by Iter (NaN for the fixed-margin learner). */
+  /** Noisy score released by Iter (NaN for the fixed-margin learner and auto). */
   noisyScore: number;
 }
 
@@ -280,7 +285,7 @@ export interface TrainReport {
 export interface LocalRunInfo {
   private: false;
   note: string;
-  /** Base runs made: the number of candidates (iter), K (privtune) or 1 (fixed). */
+  /** Base runs made: the number of candidates (iter), K (privtune) or 1 (fixed, auto). */
   runs: number;
   elapsedMs: number;
 }

@@ -51,7 +51,7 @@ export function ledger(o: TrainOutcome): LedgerRow[] {
   if (r.classes) rows.push({ key: "mu-class", label: `μ per class (${r.classes} one-vs-rest problems, μ_train/√${r.classes})`, value: f(r.muClass ?? Number.NaN), raw: r.muClass ?? 0 });
   rows.push(
     { key: "mu-run", label: "μ per base run", value: f(r.muRun), raw: r.muRun },
-    { key: "score-sd", label: "score noise sd", value: r.selector === "fixed" ? "— (no selection)" : f(r.scoreSd), raw: r.scoreSd },
+    { key: "score-sd", label: "score noise sd", value: r.selector === "fixed" || r.selector === "auto" ? "— (no selection)" : f(r.scoreSd), raw: r.scoreSd },
     { key: "neighbouring", label: "neighbouring datasets", value: "replace one row", raw: r.neighbouring },
     { key: "calibration", label: "calibration", value: r.calibration, raw: r.calibration },
     { key: "selector", label: "selector", value: r.selector, raw: r.selector },

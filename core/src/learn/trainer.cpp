@@ -115,6 +115,7 @@ void Trainer::planRuns() {
   switch (settings_.plan.selector) {
     case plan::Selector::kIter:  // every candidate once
     case plan::Selector::kFixed:
+    case plan::Selector::kAuto:
       runCount_ = m;
       break;
     case plan::Selector::kPrivTune:  // K ~ TNB_{η,r}
@@ -253,7 +254,7 @@ void Trainer::endIterations() {
                 weights);
     }
   }
-  if (settings_.plan.selector == plan::Selector::kFixed) {
+  if (plan::runsOnce(settings_.plan.selector)) {
     // Nothing is scored: no error counts are needed.
     for (Eigen::Index j = 0; j < m; ++j) {
       recordRun(current_[static_cast<std::size_t>(j)], outputs_.col(j),
@@ -315,7 +316,7 @@ void Trainer::recordRun(std::size_t candidate, const Eigen::VectorXd& w, double 
   record.candidate = candidate;
   record.noisyScore = score;
   const std::size_t run = result_.runs.size();
-  if (settings_.plan.selector == plan::Selector::kFixed) {
+  if (plan::runsOnce(settings_.plan.selector)) {
     bestWeights_ = w;
     result_.selectedRun = run;
   } else if (run == 0 || record.noisyScore < bestScore_) {

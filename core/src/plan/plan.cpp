@@ -48,6 +48,17 @@ void validateRequest(const PlanRequest& r) {
     // Ignored by Iter, but a nonsensical value is still a caller bug worth reporting.
     throwBadParameter("expectedRuns", "finite and >= 1", r.expectedRuns);
   }
+  if (r.selector == Selector::kAuto) {
+    if (r.calibration != Calibration::kTight) {
+      throw Error(ErrorCode::kBadParameter, "selector",
+                  "selector must be \"iter\", \"privtune\" or \"fixed\" with calibration \"paper\" "
+                  "(auto is a rule of the tight calibration), but is \"auto\"");
+    }
+    requirePositive("autoMuKnee", r.autoMuKnee);
+    requireFinite("autoMuKnee", r.autoMuKnee);
+    requireFinite("autoIterationsPerMu", r.autoIterationsPerMu);
+    if (!(r.autoIterationsPerMu >= 0)) throwBadParameter("autoIterationsPerMu", ">= 0", r.autoIterationsPerMu);
+  }
   if (r.selector == Selector::kFixed) {
     requirePositive("margin", r.margin);
     if (r.margin > r.normBound) throwBadParameter("margin", "<= normBound", r.margin);
@@ -144,8 +155,8 @@ double tightEpsilonSpent(const PlanRequest& r, double mu) {
 // μ of the whole run and ε recomputed from it, by selector and calibration (SPEC §2.1, §2.6).
 void setBudget(const PlanRequest& r, std::size_t gridSize, Plan& plan) {
   plan.deltaGdp = deltaForGdp(r);
-  if (r.selector == Selector::kFixed) {
-    // One base run, no selection: it gets the whole μ; nothing else is released.
+  if (runsOnce(r.selector)) {
+    // One base run, no selection (fixed, auto): it gets the whole μ; nothing else is released.
     plan.mu = r.calibration == Calibration::kTight ? gdpMu(r.epsilon, plan.deltaGdp)
                                                         : paperMuMstar(r.epsilon, plan.deltaGdp);
     plan.epsilonSpent = r.calibration == Calibration::kTight
@@ -204,7 +215,8 @@ CandidatePlan planCandidate(const PlanRequest& r, const Plan& plan, double gamma
   CandidatePlan c;
   c.gamma = gamma;
   c.kJl = jlDimension(gamma, r.n, gridSize, plan.beta, r.normBound);
-  c.projected = c.kJl < r.d;  // a projection to ≥ d dimensions cannot help (SPEC §2.3)
+  // A projection to ≥ d dimensions cannot help (SPEC §2.3); auto never projects (k = d).
+  c.projected = r.selector != Selector::kAuto && c.kJl < r.d;
   c.k = c.projected ? c.kJl : r.d;
   const bool undistorted = r.calibration == Calibration::kTight && !c.projected;
   // Tight, Φ = I: nothing is distorted, so c = γ and R = b (SPEC §2.9 item 2);
@@ -215,6 +227,7 @@ CandidatePlan planCandidate(const PlanRequest& r, const Plan& plan, double gamma
   c.TUncapped = r.calibration == Calibration::kTight
                              ? ngdIterationsBound(r.n, plan.muRun, c.k, kTightIterationTolerance)
                              : ngdIterationsPaper(r.n, plan.muRun);
+  if (r.selector == Selector::kAuto) c.TUncapped = std::min(c.TUncapped, autoIterations(r, plan.muRun));
   if (c.TUncapped < 1) c.TUncapped = 1;
   if (!(c.sensitivity <= kMaxNoiseSd)) {  // Δ = 2R/c: a tiny hinge scale makes it overflow
     throwBadParameter("hingeScale", "large enough that the sensitivity 2R/c is finite", r.hingeScale);
@@ -238,6 +251,7 @@ const char* toString(Selector s) noexcept {
     case Selector::kIter: return "iter";
     case Selector::kPrivTune: return "privtune";
     case Selector::kFixed: return "fixed";
+    case Selector::kAuto: return "auto";
   }
   return "iter";
 }
@@ -274,7 +288,8 @@ Selector parseSelector(const std::string& v, const char* parameter) {
   if (v == "iter") return Selector::kIter;
   if (v == "privtune") return Selector::kPrivTune;
   if (v == "fixed") return Selector::kFixed;
-  unknownName(parameter, "\"iter\", \"privtune\", \"fixed\"", v);
+  if (v == "auto") return Selector::kAuto;
+  unknownName(parameter, "\"iter\", \"privtune\", \"fixed\", \"auto\"", v);
 }
 Calibration parseCalibration(const std::string& v, const char* parameter) {
   if (v == "tight") return Calibration::kTight;
@@ -300,7 +315,22 @@ bool operator==(const PlanRequest& a, const PlanRequest& b) noexcept {
          a.maxIterations == b.maxIterations && a.margin == b.margin && a.rangeShare == b.rangeShare &&
          a.discoveryColumns == b.discoveryColumns && a.discoveryShare == b.discoveryShare &&
          a.stepScale == b.stepScale && a.hingeScale == b.hingeScale && a.pruning == b.pruning &&
-         a.pruneRatio == b.pruneRatio && a.classes == b.classes;
+         a.pruneRatio == b.pruneRatio && a.classes == b.classes && a.autoMuKnee == b.autoMuKnee &&
+         a.autoMinIterations == b.autoMinIterations && a.autoIterationsPerMu == b.autoIterationsPerMu;
+}
+
+double autoMargin(const PlanRequest& r, double muClass) {
+  // b/√n is the margin of n points that a unit-norm separator reaches by chance (a public scale);
+  // below μ = autoMuKnee the noise dominates and a larger margin (a larger step, since c = γ)
+  // pays. Both are public numbers: n, b and μ_class = f(ε, δ, shares, classes).
+  const double scale = std::max(1.0, r.autoMuKnee / muClass);
+  return std::min(r.normBound, r.normBound * scale / std::sqrt(static_cast<double>(r.n)));
+}
+
+std::uint64_t autoIterations(const PlanRequest& r, double muClass) {
+  const double t = std::ceil(r.autoIterationsPerMu * muClass);
+  const double cap = 1e15;  // far beyond any maxIterations; keeps the conversion defined
+  return std::max(r.autoMinIterations, static_cast<std::uint64_t>(std::min(t, cap)));
 }
 
 Plan makeBudget(const PlanRequest& request) {
@@ -310,7 +340,7 @@ Plan makeBudget(const PlanRequest& request) {
   plan.beta = request.jlFailure;
   plan.floatSlack = floatSumSlack(request.n);
   const std::size_t gridSize =
-      request.selector == Selector::kFixed ? 1 : marginGrid(request.n, request.normBound).size();
+      runsOnce(request.selector) ? 1 : marginGrid(request.n, request.normBound).size();
   setBudget(request, gridSize, plan);
   return plan;
 }
@@ -321,9 +351,12 @@ Plan makePlan(const PlanRequest& request) {
   plan.request = request;
   plan.beta = request.jlFailure;
   plan.floatSlack = floatSumSlack(request.n);
-  const std::vector<double> grid = request.selector == Selector::kFixed
-                                       ? std::vector<double>{request.margin}
-                                       : marginGrid(request.n, request.normBound);
+  // Auto's margin needs μ_class, which does not depend on the grid for a single run.
+  const std::vector<double> grid =
+      request.selector == Selector::kFixed ? std::vector<double>{request.margin}
+      : request.selector == Selector::kAuto
+          ? std::vector<double>{autoMargin(request, makeBudget(request).muClass)}
+          : marginGrid(request.n, request.normBound);
   plan.gridSize = grid.size();
   // Noise-floor pruning (SPEC §2.9 item 5, docs/PRIVACY.md): keep the largest m such that
   // every one of the m largest margins has floor ratio ≤ pruneRatio under the budget split over

@@ -19,11 +19,20 @@ namespace {
 // tables at ε = 1, T = 200 is within 0.2 points (mean) of T = 400 and of 1000, at a fifth of
 // the time.
 constexpr std::uint64_t kMaxIterations = 200;
+// Selector "auto" (the default with calibration tight; docs/ACCURACY.md, "auto"): one run at the
+// public margin γ₀ = b·max(1, kAutoMuKnee/μ_train)/√n with the whole training budget, for
+// T = max(kAutoMinIterations, ⌈kAutoIterationsPerMu·μ_train⌉) iterations up to kAutoMaxIterations.
+// Over 10 public tables at ε ∈ {0.5, 1, 2} it beats Iter, which pays for its choice among
+// ~10 margins with μ/√(2m) per run (docs/ACCURACY.md).
+constexpr double kAutoMuKnee = 0.25;
+constexpr std::uint64_t kAutoMinIterations = 200;
+constexpr double kAutoIterationsPerMu = 800.0;
+constexpr std::uint64_t kAutoMaxIterations = 600;
 // Noise-floor pruning ratio (docs/ACCURACY.md: +0.2 points mean over 10 tables at ε = 1).
 constexpr double kPruneRatio = 100.0;
 // PrivTune's E[K].
 constexpr double kExpectedRuns = 10.0;
-// Share of the GDP budget spent on private column ranges with "iter" and "fixed" when no
+// Share of the GDP budget spent on private column ranges with "iter", "fixed" and "auto" when no
 // ranges are declared (+5.8 points mean over 10 tables at ε = 1 against unit-norm rows alone).
 constexpr double kRangeShare = 0.1;
 // D of the step size in tight calibration (the paper's D = 1 measured best of {1, 2, 4, 8}).
@@ -37,10 +46,17 @@ learn::OutputIterate defaultOutput(plan::Calibration c) {
   return c == plan::Calibration::kPaper ? learn::OutputIterate::kAverage
                                         : learn::OutputIterate::kLast;
 }
+plan::Selector defaultSelector(plan::Calibration c) {
+  // "paper" reproduces the paper (M*, Iter); tight: auto (no selection cost).
+  return c == plan::Calibration::kPaper ? plan::Selector::kIter : plan::Selector::kAuto;
+}
+std::uint64_t defaultMaxIterations(plan::Selector s) {
+  return s == plan::Selector::kAuto ? kAutoMaxIterations : kMaxIterations;
+}
 plan::Pruning defaultPruning(plan::Calibration c, plan::Selector s) {
   // "paper" reproduces the paper (the whole grid); a fixed margin has nothing to prune.
-  return c == plan::Calibration::kTight && s != plan::Selector::kFixed ? plan::Pruning::kNoiseFloor
-                                                                       : plan::Pruning::kNone;
+  return c == plan::Calibration::kTight && !plan::runsOnce(s) ? plan::Pruning::kNoiseFloor
+                                                               : plan::Pruning::kNone;
 }
 double defaultRangeShare(plan::Selector s, bool rangesDeclared) {
   // PrivTune's accounting is not GDP, so it cannot compose with the ranges' Gaussian mechanism.
@@ -161,9 +177,11 @@ std::vector<OptionSpec> makeSpecs() {
       {"classCount", K::kCount, S::kPlan, "table", "", num(2.0), "2 (a binary label)",
        "classes of the label: 2, or 3 to 50 trained one-vs-rest (data-free plans only)",
        [](Options& o, const Value& v) { o.classCount = count("classCount", v, 0); }},
-      {"selector", K::kChoice, S::kBoth, "method", "iter|privtune|fixed", txt("iter"), "iter",
-       "private selection: iter (M*, paper Algo 2), privtune (M', Algo 3), fixed (one margin)",
-       [](Options& o, const Value& v) { o.selector = plan::parseSelector(text("selector", "iter|privtune|fixed", v)); }},
+      {"selector", K::kChoice, S::kBoth, "method", "iter|privtune|fixed|auto", none,
+       "auto with calibration tight, iter with paper",
+       "private selection: auto (one run at a public margin, no selection cost), iter (M*, paper "
+       "Algo 2), privtune (M', Algo 3), fixed (one given margin)",
+       [](Options& o, const Value& v) { o.selector = plan::parseSelector(text("selector", "iter|privtune|fixed|auto", v)); }},
       {"calibration", K::kChoice, S::kBoth, "method", "tight|paper", txt("tight"), "tight",
        "tight: exact GDP accounting, less noise for the same (ε, δ); paper: the paper's constants",
        [](Options& o, const Value& v) { o.calibration = plan::parseCalibration(text("calibration", "tight|paper", v)); }},
@@ -188,8 +206,10 @@ std::vector<OptionSpec> makeSpecs() {
       {"jlFailure", K::kNumber, S::kBoth, "method", "", none, "1/n² (the paper's)",
        "total failure probability β of the JL projections, in (0, 1)",
        [](Options& o, const Value& v) { o.jlFailure = number("jlFailure", v); }},
-      {"maxIterations", K::kCount, S::kBoth, "method", "", num(double(kMaxIterations)),
-       std::to_string(kMaxIterations),
+      {"maxIterations", K::kCount, S::kBoth, "method", "", none,
+       std::to_string(kAutoMaxIterations) + " with selector auto (which runs max(" +
+           std::to_string(kAutoMinIterations) + ", ⌈" + show(kAutoIterationsPerMu) + "·μ_train⌉) up to it), else " +
+           std::to_string(kMaxIterations),
        "cap on noisy-GD iterations per candidate (utility and time, never privacy)",
        [](Options& o, const Value& v) { o.maxIterations = count("maxIterations", v, 0); }},
       {"stepScale", K::kNumber, S::kBoth, "method", "", num(kTightStepScale), show(kTightStepScale),
@@ -211,7 +231,7 @@ std::vector<OptionSpec> makeSpecs() {
        [](Options& o, const Value& v) { o.pruneRatio = number("pruneRatio", v); }},
       // The value is the rule's usual case (iter or fixed, no declared ranges).
       {"rangeShare", K::kNumber, S::kBoth, "preprocessing", "", num(kRangeShare),
-       show(kRangeShare) + " with iter and fixed when no columnRanges are declared, else 0",
+       show(kRangeShare) + " with iter, fixed and auto when no columnRanges are declared, else 0",
        "share s of the GDP budget for private column ranges (0: none)",
        [](Options& o, const Value& v) { o.rangeShare = number("rangeShare", v); }},
       {"columnRanges", K::kRanges, S::kTrain, "preprocessing", "", none, "none",
@@ -328,8 +348,8 @@ plan::PlanRequest resolveCommon(const Options& o, std::uint64_t n, std::uint64_t
   r.n = n;
   r.d = d;
   r.normBound = o.normBound.value_or(kNormBound);
-  r.selector = o.selector.value_or(plan::Selector::kIter);
   r.calibration = o.calibration.value_or(plan::Calibration::kTight);
+  r.selector = o.selector.value_or(defaultSelector(r.calibration));
   r.score = o.score.value_or(plan::ScoreKind::kEmpirical);
   r.expectedRuns = o.expectedRuns.value_or(kExpectedRuns);
   if (o.jlFailure) {
@@ -339,7 +359,10 @@ plan::PlanRequest resolveCommon(const Options& o, std::uint64_t n, std::uint64_t
     const double nd = static_cast<double>(n);
     r.jlFailure = 1.0 / (nd * nd);  // the paper's theorems
   }
-  r.maxIterations = o.maxIterations.value_or(kMaxIterations);
+  r.maxIterations = o.maxIterations.value_or(defaultMaxIterations(r.selector));
+  r.autoMuKnee = kAutoMuKnee;
+  r.autoMinIterations = kAutoMinIterations;
+  r.autoIterationsPerMu = kAutoIterationsPerMu;
   if (r.selector == plan::Selector::kFixed && !o.margin) {
     required("margin", "a number with selector \"fixed\"");
   }
@@ -347,8 +370,9 @@ plan::PlanRequest resolveCommon(const Options& o, std::uint64_t n, std::uint64_t
   r.rangeShare = o.rangeShare.value_or(defaultRangeShare(r.selector, rangesDeclared));
   r.stepScale = o.stepScale.value_or(r.calibration == plan::Calibration::kTight ? kTightStepScale : 1.0);
   r.hingeScale = o.hingeScale.value_or(1.0);
-  // Pruning applies to a choice among margins: a fixed margin has none, whatever was asked.
-  r.pruning = r.selector == plan::Selector::kFixed
+  // Pruning applies to a choice among margins: a single run (fixed, auto) has none, whatever
+  // was asked.
+  r.pruning = plan::runsOnce(r.selector)
                   ? plan::Pruning::kNone
                   : o.pruning.value_or(defaultPruning(r.calibration, r.selector));
   r.pruneRatio = o.pruneRatio.value_or(kPruneRatio);

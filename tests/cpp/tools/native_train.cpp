@@ -3,6 +3,7 @@
 // the same seed gives the same result in wasm. Options are the core's (run::resolve applies
 // the same defaults as the package): key=value arguments after the budget, e.g. rangeShare=0.
 // NOT a product path (seeded = not private).
+#include <cmath>
 #include <cstdio>
 #include <fstream>
 #include <iostream>
@@ -58,7 +59,11 @@ int main(int argc, char** argv) {
   std::printf("{\"gamma\": %.17g, \"weights\": [", r.plan.candidates[r.selectedCandidate].gamma);
   for (std::size_t j = 0; j < r.weights.size(); ++j) std::printf("%s%.17g", j ? ", " : "", r.weights[j]);
   std::printf("], \"scores\": [");
-  for (std::size_t i = 0; i < r.runs.size(); ++i) std::printf("%s%.17g", i ? ", " : "", r.runs[i].noisyScore);
+  // A single-run selector (fixed, auto) scores nothing: NaN, written as JSON null.
+  for (std::size_t i = 0; i < r.runs.size(); ++i) {
+    if (std::isfinite(r.runs[i].noisyScore)) std::printf("%s%.17g", i ? ", " : "", r.runs[i].noisyScore);
+    else std::printf("%snull", i ? ", " : "");
+  }
   std::printf("]}\n");
   return 0;
 }

@@ -55,7 +55,7 @@ export function setupPlan(client: WorkerClient, engine: Promise<unknown>): void 
       await engine;  // the fields start at the core's defaults
       const options: AccountOptions = {
         epsilon: num("epsilon"), delta: num("delta"), n: num("n"), d: num("d"),
-        selector: $<HTMLSelectElement>("selector").value as Plan["selector"],
+        selector: ($<HTMLSelectElement>("selector").value || undefined) as Plan["selector"] | undefined,
         calibration: $<HTMLSelectElement>("calibration").value as Plan["calibration"],
         expectedRuns: num("expectedRuns"),
       };

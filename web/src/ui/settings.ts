@@ -26,16 +26,18 @@ export function seedText(): string {
 
 /** The training options as the form says. */
 export function readOptions(): WireTrainOptions {
-  const selector = choice<"iter" | "privtune" | "fixed">("train-selector");
+  // "": the core's rule (auto with calibration tight, iter with paper).
+  const selector = choice<"" | "auto" | "iter" | "privtune" | "fixed">("train-selector");
   const privateRanges = $<HTMLInputElement>("private-ranges").checked && selector !== "privtune";
   const options: WireTrainOptions = {
     epsilon: number("train-epsilon"),
     delta: number("train-delta"),
-    selector,
+    selector: selector || undefined,
     score: choice<NonNullable<WireTrainOptions["score"]>>("score"),
     calibration: choice<NonNullable<WireTrainOptions["calibration"]>>("train-calibration"),
     output: (choice<NonNullable<WireTrainOptions["output"]> | "">("output") || undefined),
-    maxIterations: number("max-iterations"),
+    // Empty: the core's default (it depends on the selector).
+    maxIterations: text("max-iterations") === "" ? undefined : number("max-iterations"),
     intercept: $<HTMLInputElement>("intercept").checked,
     rowNormalization: choice<NonNullable<WireTrainOptions["rowNormalization"]>>("row-normalization"),
     normBound: number("norm-bound"),
@@ -211,7 +213,7 @@ function renderBudget(box: HTMLElement, plan: Plan): void {
     ["μ training", fmt(plan.muTrain), "mu-train"],
     ["margin candidates", String(plan.candidates.length), "candidates"],
     ["μ per run", fmt(plan.muRun), "mu-run"],
-    ...(plan.selector === "fixed" ? [] : [["score noise sd", fmt(plan.scoreSd), "score-sd"] as [string, string, string]]),
+    ...(plan.selector === "fixed" || plan.selector === "auto" ? [] : [["score noise sd", fmt(plan.scoreSd), "score-sd"] as [string, string, string]]),
     ["iterations per run ≤", `${maxT}${capped ? " (capped)" : ""}`, "max-t"],
   ];
   box.replaceChildren(

@@ -13,8 +13,13 @@
 namespace dpmargin::plan {
 
 // Iter: paper Algo 2 (M*); PrivTune: Algo 3 (M′); Fixed: one JL-GD run at a given margin with
-// the whole budget (the paper's Table 1 baselines, which assume a known margin).
-enum class Selector { kIter, kPrivTune, kFixed };
+// the whole budget (the paper's Table 1 baselines, which assume a known margin); Auto: one
+// unprojected noisy-GD run with the whole budget at a public margin γ₀ computed from (n, b, μ)
+// alone — no selection, so nothing is spent on choosing (docs/ACCURACY.md, "auto").
+enum class Selector { kIter, kPrivTune, kFixed, kAuto };
+
+// Selectors that make exactly one base run and release no score (fixed, auto).
+inline bool runsOnce(Selector s) noexcept { return s == Selector::kFixed || s == Selector::kAuto; }
 enum class Calibration { kTight, kPaper };          // SPEC §2.9
 enum class ScoreKind { kEmpirical, kPopulation };  // SPEC §2.5
 // Data-independent pruning of hopeless margins (SPEC §2.9 item 5; docs/PRIVACY.md).
@@ -59,6 +64,13 @@ struct PlanRequest {
   double jlFailure = 1e-6;     // β, total JL failure probability (run::resolve: 1/n², the paper's)
   std::uint64_t maxIterations = 200;
   double margin = 0.0;         // γ of Selector::kFixed (required there, must be 0 otherwise)
+  // Selector::kAuto's rule (public numbers only; run::resolve sets them, docs/ACCURACY.md):
+  // the margin γ₀ = min(b, b·max(1, autoMuKnee/μ_class)/√n) and the iterations
+  // T = min(T_bound(5%), max(autoMinIterations, ⌈autoIterationsPerMu·μ_class⌉), maxIterations),
+  // one run without projection (k = d) with the whole μ_class. Calibration "tight" only.
+  double autoMuKnee = 0.25;
+  std::uint64_t autoMinIterations = 200;
+  double autoIterationsPerMu = 800.0;
   // Share s ∈ [0, 1) of the GDP budget spent on private column ranges (0: none). The parts
   // compose exactly in GDP: μ_ranges = √s·μ, μ_train = √(1−s)·μ, μ² = μ_ranges² + μ_train².
   // Iter and fixed only (PrivTune's accounting is not GDP).
@@ -138,6 +150,10 @@ Plan makePlan(const PlanRequest& request);  // validates first
 // candidates: what is needed before the table's width is known (category discovery happens
 // before the encoding is fixed). Equal to makePlan's fields for the same request.
 Plan makeBudget(const PlanRequest& request);
+// Selector::kAuto's margin γ₀ and its T before the cap and the tight bound, for a problem with
+// budget μ_class (PlanRequest's auto fields): public functions of (n, b, μ_class) only.
+double autoMargin(const PlanRequest& request, double muClass);
+std::uint64_t autoIterations(const PlanRequest& request, double muClass);
 
 // The public fields of a plan, under the names the JS API, the CLI's JSON and the reports use
 // (one name per concept across the boundary). `v` is a field writer: v.number(name, double),
@@ -197,6 +213,10 @@ void describePlan(const Plan& p, Writer& v) {
   v.number("epsilonSpent", p.epsilonSpent);
   v.number("floatSlack", p.floatSlack);
   v.text("neighbouring", "replace-one");
+  if (r.selector == Selector::kAuto && !p.candidates.empty()) {
+    // What auto resolved to (its one candidate says T and that it is not projected).
+    v.number("margin", p.candidates.front().gamma);
+  }
   if (r.selector == Selector::kPrivTune) {
     v.number("expectedRuns", r.expectedRuns);
     v.number("tnbEta", p.tnbEta);
