@@ -31,7 +31,8 @@ after(async () => {
   await server?.close();
 });
 
-async function computePlan({ epsilon, delta, n, d, calibration = "tight" }) {
+async function computePlan({ epsilon, delta, n, d, calibration = "tight", selector = "" }) {
+  await page.selectOption("#selector", selector);  // "": the core's default (auto with tight)
   await page.fill("#epsilon", String(epsilon));
   await page.fill("#delta", String(delta));
   await page.fill("#n", String(n));
@@ -42,8 +43,15 @@ async function computePlan({ epsilon, delta, n, d, calibration = "tight" }) {
   await page.evaluate(() => { delete document.body.dataset.ready; });
 }
 
-test("computes the tight plan for ε=1, δ=1e-5, n=1000, d=50 in the worker", async () => {
+test("the default plan (auto): one run at the public margin, in the worker", async () => {
   await computePlan({ epsilon: 1, delta: "1e-5", n: 1000, d: 50 });
+  assert.match(await page.textContent('dd[data-key="mu"]'), /^0\.268051/);
+  const rows = await page.$$eval("#plan-table tbody tr", (trs) => trs.length);
+  assert.equal(rows, 1);
+});
+
+test("computes the tight Iter plan for ε=1, δ=1e-5, n=1000, d=50 in the worker", async () => {
+  await computePlan({ epsilon: 1, delta: "1e-5", n: 1000, d: 50, selector: "iter" });
   const mu = await page.textContent('dd[data-key="mu"]');
   assert.match(mu, /^0\.268051/);
   const rows = await page.$$eval("#plan-table tbody tr", (trs) =>
@@ -71,7 +79,7 @@ test("a bad parameter shows a named error inline; the page keeps working", async
   assert.match(await error.textContent(), /epsilon must be/);
   assert.equal(await error.getAttribute("data-code"), "BAD_PARAMETER");
   await screenshot(page, "plan-error");
-  await computePlan({ epsilon: 2, delta: "1e-6", n: 100000, d: 784 });
+  await computePlan({ epsilon: 2, delta: "1e-6", n: 100000, d: 784, selector: "iter" });
   assert.equal(await error.isVisible(), false);
   const rows = await page.$$eval("#plan-table tbody tr", (trs) => trs.length);
   assert.equal(rows, 18);
