@@ -65,5 +65,14 @@ export default defineConfig({
     target: "es2022",
   },
   plugins: [cspPlugin()],
-  preview: { host: "127.0.0.1" },
+  // `npm start` serves the build with vite preview: the policy as a response header too, so the
+  // workers (whose CSP comes from their own response, not the page's meta) are covered.
+  preview: {
+    host: "127.0.0.1",
+    headers: {
+      "Content-Security-Policy": contentSecurityPolicy(false),
+      "Referrer-Policy": "no-referrer",
+      "X-Content-Type-Options": "nosniff",
+    },
+  },
 });
