@@ -334,6 +334,15 @@ test("the shipped sample (breast cancer) trains privately: no seed, secure noise
   // The default (auto): one run at the public margin, nothing selected, no scores.
   const candidateRows = await page.$$eval("#candidates-table tbody tr", (trs) => trs.length);
   assert.equal(candidateRows, 1, `${candidateRows} candidates`);
+  // ROC AUC and the ROC curve of the held-out scores, next to the other yardsticks (not private).
+  const auc = Number(await dataValue("roc-auc"));
+  assert.ok(auc > 0.8 && auc <= 1, `ROC AUC ${auc}`);
+  assert.match(await page.textContent('#result-summary dd[data-key="roc-auc"]'), /^[01]\.\d{4} \(from the scores/);
+  assert.match(await page.textContent("#result-summary"), /ROC AUC \(held-out, not private\)/);
+  assert.equal(await page.isVisible("#roc-chart canvas"), true, "the ROC chart is drawn");
+  assert.match(await page.textContent("#roc-which"), /114 held-out rows, not private/);
+  const summary = await downloadText("#download-summary");
+  assert.match(summary.text, /- ROC AUC: [01]\.\d+/);
   await page.$eval("#data-section", (el) => el.scrollIntoView());
   await screenshot(page, "app-sample-results");
   await screenshotElement(page, "#results", "app-results-section");
@@ -587,6 +596,10 @@ test("a multiclass label (declared classes): per-class accuracy, a K × K confus
   assert.equal(cells.reduce((a, b) => a + b, 0), 300);
   assert.equal(await page.isVisible("#per-class-table"), true);
   assert.equal(await page.$$eval("#per-class-table tbody tr", (trs) => trs.length), 3);
+  // Multiclass: the macro one-vs-rest AUC, no single ROC curve.
+  assert.ok(Number(await dataValue("roc-auc")) > 0.5);
+  assert.match(await page.textContent('#result-summary dd[data-key="roc-auc"]'), /macro over the classes, one-vs-rest/);
+  assert.equal(await page.isVisible("#roc-box"), false);
   assert.match(await page.textContent("#ledger"), /μ per class \(3 one-vs-rest problems/);
   assert.match(await page.textContent("#weights-table thead"), /weight: east.*weight: north.*weight: west/);
   const report = JSON.parse((await downloadText("#download-report-json")).text);

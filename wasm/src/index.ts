@@ -14,6 +14,7 @@ import { multiclassPredictionsCsv as multiclassPredictionsCsvFn } from "./model/
 import { predictionsCsv as predictionsCsvFn, neutralizeFormula as neutralizeFormulaFn } from "./csv/predictions.js";
 import { SEEDED_WARNING as SEEDED, LOCAL_NOTE as LOCAL } from "./train/report.js";
 import { epsilonMeaning as epsilonMeaningFn, deltaWarning as deltaWarningFn } from "./explain.js";
+import { evaluate as evaluateFn, rocAuc as rocAucFn, rocCurve as rocCurveFn } from "./metrics/metrics.js";
 
 export { DpMargin } from "./api.js";
 export type { Accounting } from "./api.js";
@@ -47,6 +48,10 @@ export type { CsvSource, CsvByteSource } from "./csv/source.js";
 export type { LoadOptions } from "./module/loader.js";
 
 export { epsilonMeaning, deltaWarning, MEANINGFUL_EPSILON } from "./explain.js";
+// Yardsticks on labelled rows (accuracy, balanced accuracy, majority rate, F1, ROC AUC and
+// curve): local, NOT private.
+export { evaluate, rocAuc, rocCurve, ROC_POINTS } from "./metrics/metrics.js";
+export type { Evaluation, EvaluateOptions, RocCurve } from "./metrics/metrics.js";
 
 /** Instantiate the WebAssembly module. Each call gives an independent instance. */
 export function load(options: LoadOptions = {}): Promise<DpMarginClass> {
@@ -59,5 +64,6 @@ const dpmargin = {
   load, DpMargin: DpMarginClass, DpMarginError: DpMarginErrorClass, Model: ModelClass, predictionsCsv: predictionsCsvFn,
   multiclassPredictionsCsv: multiclassPredictionsCsvFn, neutralizeFormula: neutralizeFormulaFn,
   SEEDED_WARNING: SEEDED, LOCAL_NOTE: LOCAL, epsilonMeaning: epsilonMeaningFn, deltaWarning: deltaWarningFn,
+  evaluate: evaluateFn, rocAuc: rocAucFn, rocCurve: rocCurveFn,
 };
 export default dpmargin;

@@ -6,7 +6,7 @@
 // (docs/SHARDING.md). Protocol in protocol.ts: each request gets zero or more events and then
 // one "result" or "error" ({code, message, …}); no exception escapes as an uncaught error.
 import {
-  load, DpMarginError, predictionsCsv, multiclassPredictionsCsv, type AnyModelFile, type DpMargin, type Model,
+  load, DpMarginError, evaluate, predictionsCsv, multiclassPredictionsCsv, type AnyModelFile, type DpMargin, type Model,
   type MulticlassModelFile, type ModelFile,
 } from "dpmargin";
 import { splitRows } from "./split.ts";
@@ -76,9 +76,12 @@ async function loadTable(id: number, source: Source): Promise<TableSummary> {
   }
 }
 
-/** Accuracy, confusion counts and yardsticks of predictions against the truth, over `classes`
- *  (actual/predicted indices; −1 for an actual value that is none of them). Local, not private. */
-function evaluateCodes(truth: ArrayLike<number>, predicted: ArrayLike<number>, classes: string[]): Evaluation {
+/** Accuracy and confusion counts of predictions against the truth, over `classes` (actual/
+ *  predicted indices; −1 for an actual value that is none of them); the yardsticks (majority
+ *  rate, balanced accuracy, F1, ROC AUC and curve) come from the package's `evaluate`, passed in
+ *  as `y`. Local, not private. */
+function evaluateCodes(truth: ArrayLike<number>, predicted: ArrayLike<number>, classes: string[],
+  y: ReturnType<typeof evaluate>, majorityName: string): Evaluation {
   const K = classes.length;
   const other = Array.from(truth).some((t) => t < 0);
   const names = other ? [...classes, "(other)"] : [...classes];
@@ -91,8 +94,6 @@ function evaluateCodes(truth: ArrayLike<number>, predicted: ArrayLike<number>, c
   }
   const rows = truth.length;
   const support = confusion.map((r) => r.reduce((x, y) => x + y, 0));
-  let majority = 0;
-  for (let a = 1; a < names.length; a++) if (support[a] > support[majority]) majority = a;
   const perClass = classes.map((c, k) => {
     const tp = confusion[k][k];
     const predictedK = confusion.reduce((x, r) => x + r[k], 0);
@@ -101,22 +102,27 @@ function evaluateCodes(truth: ArrayLike<number>, predicted: ArrayLike<number>, c
     const f1 = tp === 0 ? 0 : (2 * tp) / (support[k] + predictedK);
     return { class: c, support: support[k], recall, precision, f1 };
   });
-  const present = perClass.filter((c) => c.support > 0);
-  const balancedAccuracy = present.length ? present.reduce((x, c) => x + c.recall, 0) / present.length : Number.NaN;
-  // Binary: F1 of the positive class (index 0 here); multiclass: macro F1.
-  const f1 = K === 2 ? perClass[0].f1 : perClass.reduce((x, c) => x + c.f1, 0) / K;
   return {
     rows, accuracy: rows ? correct / rows : Number.NaN, classes: names, confusion,
-    majorityRate: rows ? support[majority] / rows : Number.NaN, majorityClass: names[majority],
-    balancedAccuracy, f1, perClass,
+    majorityRate: y.majorityRate, majorityClass: majorityName,
+    // Binary: F1 of the positive class; multiclass: macro F1 (0 where undefined, as before).
+    balancedAccuracy: y.balancedAccuracy, f1: y.f1 ?? 0, perClass,
+    rocAuc: y.rocAuc, rocAucPerClass: y.rocAucPerClass, roc: y.roc,
   };
 }
 
 /** A binary model: class 0 is the positive class, class 1 "not positive". */
-function evaluateBinary(truth: Int8Array, labels: Int8Array, positive: string): Evaluation {
+function evaluateBinary(scores: Float64Array, truth: Int8Array, labels: Int8Array, positive: string): Evaluation {
+  const y = evaluate(scores, truth, { predicted: labels });
   const t = Array.from(truth, (v) => (v > 0 ? 0 : 1));
   const p = Array.from(labels, (v) => (v > 0 ? 0 : 1));
-  return evaluateCodes(t, p, [positive, `not ${positive}`]);
+  return evaluateCodes(t, p, [positive, `not ${positive}`], y, y.majorityClass > 0 ? positive : `not ${positive}`);
+}
+
+/** A multiclass model: class indices (−1: a value that is none of the classes). */
+function evaluateMulticlass(scores: Float64Array, truth: ArrayLike<number>, labels: ArrayLike<number>, classes: string[]): Evaluation {
+  const y = evaluate(scores, truth, { classes: classes.length, predicted: labels });
+  return evaluateCodes(truth, labels, classes, y, y.majorityClass >= 0 ? classes[y.majorityClass] : "(other)");
 }
 
 const isMulticlass = (m: AnyModelFile): m is MulticlassModelFile => m.version === 2 && Array.isArray(m.weights[0]);
@@ -126,11 +132,11 @@ async function evaluateModel(model: Model, blob: Blob, options: { label: string;
   const file = model.toJSON() as AnyModelFile;
   if (isMulticlass(file)) {
     const p = await (model as unknown as Model<MulticlassModelFile>).predictCsv(blob, options);
-    return evaluateCodes(p.truth!, p.labels, file.label.classes);
+    return evaluateMulticlass(p.scores, p.truth!, p.labels, file.label.classes);
   }
   const positive = (file as ModelFile).label!.positive;
   const p = await (model as Model<ModelFile>).predictCsv(blob, { ...options, positive });
-  return evaluateBinary(p.truth!, p.labels, positive);
+  return evaluateBinary(p.scores, p.truth!, p.labels, positive);
 }
 
 async function train(id: number, request: TrainRequest): Promise<TrainOutcome> {
@@ -219,7 +225,7 @@ async function predict(id: number, modelFile: AnyModelFile, source: Source): Pro
         classes: file.label.classes,
         csv: multiclassPredictionsCsv(p, column),
         preview: head.previewLines.map((line, i) => ({ line, score: Math.max(...p.scores.subarray(i * p.classes.length, (i + 1) * p.classes.length)), positive: false, predicted: p.predicted[i] })),
-        evaluation: p.truth ? evaluateCodes(p.truth, p.labels, file.label.classes) : null,
+        evaluation: p.truth ? evaluateMulticlass(p.scores, p.truth, p.labels, file.label.classes) : null,
       };
     }
     const m = model as Model<ModelFile>;
@@ -234,7 +240,7 @@ async function predict(id: number, modelFile: AnyModelFile, source: Source): Pro
       // The CLI's format (`dpmargin predict`), written by the same package function.
       csv: predictionsCsv(p, label),
       preview: head.previewLines.map((line, i) => ({ line, score: p.scores[i], positive: p.labels[i] > 0 })),
-      evaluation: p.truth ? evaluateBinary(p.truth, p.labels, label?.positive ?? "1") : null,
+      evaluation: p.truth ? evaluateBinary(p.scores, p.truth, p.labels, label?.positive ?? "1") : null,
     };
   } finally {
     running.delete(id);

@@ -89,6 +89,13 @@ export interface Evaluation {
   /** Binary: F1 of the positive class; multiclass: macro F1 over the model's classes. */
   f1: number;
   perClass: { class: string; support: number; recall: number; precision: number; f1: number }[];
+  /** ROC AUC of the scores (binary; multiclass: macro mean of the one-vs-rest AUCs), null when
+   *  undefined (one class only). From the package's `evaluate`: local, not private. */
+  rocAuc: number | null;
+  /** Multiclass: each class's one-vs-rest AUC; binary: null. */
+  rocAucPerClass: (number | null)[] | null;
+  /** Binary: the ROC curve (≤ 200 points; the first threshold is +∞); multiclass: null. */
+  roc: { fpr: number[]; tpr: number[]; thresholds: number[] } | null;
 }
 
 export interface TrainOutcome {

@@ -87,10 +87,10 @@ export function releasedItems(o: TrainOutcome): string[] {
 
 /** What the page shows but is not part of the release (and not private). */
 export function localItems(o: TrainOutcome): string[] {
-  const items = [`accuracy, balanced accuracy, F1 and the majority-class rate on the ${o.split.trainRows} training rows`];
+  const items = [`accuracy, balanced accuracy, F1, ROC AUC and the majority-class rate on the ${o.split.trainRows} training rows`];
   items.push(`the run count (${o.local.runs}${o.report.plan.selector === "privtune" ? " = K" : ""}) and the time (${Math.round(o.local.elapsedMs)} ms): never publish them`);
-  if (o.test) items.push(`the same, and the confusion matrix, on the ${o.test.rows} held-out rows`);
-  else items.push("the confusion matrix on the training rows");
+  if (o.test) items.push(`the same, the confusion matrix and the ROC curve, on the ${o.test.rows} held-out rows`);
+  else items.push("the confusion matrix and the ROC curve on the training rows");
   items.push("the file name, the data preview, the column statistics and the class balance");
   items.push("this browser's privacy ledger for the file");
   return items;
@@ -177,7 +177,11 @@ function evaluationLines(e: Evaluation, what: string): string[] {
     `- accuracy: ${pct(e.accuracy)}`,
     `- majority-class rate (always answering “${e.majorityClass}”): ${pct(e.majorityRate)}`,
     `- balanced accuracy: ${pct(e.balancedAccuracy)}`,
-    `- F1${e.classes.length === 2 ? ` (class “${e.classes[0]}”)` : " (macro)"}: ${f(e.f1, 4)}`];
+    `- F1${e.classes.length === 2 ? ` (class “${e.classes[0]}”)` : " (macro)"}: ${f(e.f1, 4)}`,
+    `- ROC AUC${e.rocAucPerClass ? " (macro, one-vs-rest)" : ""}: ${e.rocAuc === null ? "— (one class only)" : f(e.rocAuc, 4)}`];
+  if (e.rocAucPerClass) {
+    lines.push(`- ROC AUC per class (one-vs-rest): ${e.rocAucPerClass.map((a, k) => `${e.classes[k]} ${a === null ? "—" : f(a, 4)}`).join(", ")}`);
+  }
   if (e.accuracy <= e.majorityRate + 0.01) lines.push(`- **warning**: the accuracy is not above the majority-class rate + 1 point`);
   lines.push("", `| actual \\ predicted | ${e.classes.slice(0, e.confusion[0].length).join(" | ")} |`,
     `|---|${e.confusion[0].map(() => "---").join("|")}|`);

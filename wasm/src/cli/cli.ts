@@ -9,7 +9,8 @@ import { readFile, rename, writeFile } from "node:fs/promises";
 import { existsSync } from "node:fs";
 import { Progress } from "./progress.js";
 import { readColumns } from "./columns.js";
-import { noBetterThanMajority, percent, yardsticks } from "./metrics.js";
+import { aucText, noBetterThanMajority, percent } from "./metrics.js";
+import { evaluate as evaluateScores } from "../metrics/metrics.js";
 import { COMMAND_FLAGS, commandHelp, flagsOf, kebab, usage, type Flags } from "./help.js";
 import { load, csvFile, epsilonMeaning, deltaWarning, DpMarginError, predictionsCsv, multiclassPredictionsCsv, SEEDED_WARNING,
   type Plan, type DpMargin, type PrivacyLedger, type CsvReadOptions, type OptionInfo, type CsvProgress, type ProfileProgress, type TrainProgress } from "../node.js";
@@ -353,13 +354,21 @@ async function trainCommand(dp: DpMargin, argv: string[]): Promise<void> {
   const testAccuracy = onTest ? accuracy(onTest.labels, onTest.truth!) : undefined;
   const test = onTest ? { rows: onTest.table.rows } : null;
   // Yardsticks for the test accuracy: what always answering the commonest class scores, the
-  // mean recall per class, F1 (binary). On the user's own test file: not private outputs.
-  const y = onTest ? yardsticks(onTest.labels, onTest.truth!, !multiclass) : null;
+  // mean recall per class, F1 (binary), ROC AUC and curve. On the user's own test file: not
+  // private outputs.
+  const y = onTest ? evaluateScores(onTest.scores, onTest.truth!,
+    { predicted: onTest.labels, ...(multiclass ? { classes: model.classes!.length } : {}) }) : null;
   const className = (k: number) => (multiclass ? (k >= 0 ? model.classes![k] : "(not a class)")
     : k > 0 ? read.label!.positive : `not ${read.label!.positive}`);
   const testMetrics = y ? {
-    rows: y.rows, accuracy: y.accuracy, balancedAccuracy: y.balancedAccuracy, ...(y.f1 !== null ? { f1: y.f1 } : {}),
+    rows: y.rows, accuracy: y.accuracy, balancedAccuracy: y.balancedAccuracy,
+    ...(!multiclass && y.f1 !== null ? { f1: y.f1 } : {}),
+    ...(!multiclass && y.precision !== null ? { precision: y.precision } : {}),
+    ...(!multiclass && y.recall !== null ? { recall: y.recall } : {}),
     majorityClass: className(y.majorityClass), majorityRate: y.majorityRate,
+    rocAuc: y.rocAuc,
+    ...(y.rocAucPerClass ? { rocAucPerClass: Object.fromEntries(model.classes!.map((c, k) => [c, y.rocAucPerClass![k]])) } : {}),
+    ...(y.roc ? { roc: y.roc } : {}),
     note: "computed on your own test file; not differentially private outputs (do not release them as such)",
   } : null;
   const warnings: string[] = [];
@@ -418,7 +427,8 @@ async function trainCommand(dp: DpMargin, argv: string[]): Promise<void> {
       `  on ${v.test} (${testMetrics.rows} rows; computed on your own test file, not private outputs):`,
       `    accuracy ${percent(testMetrics.accuracy)}, balanced accuracy ${percent(testMetrics.balancedAccuracy)}`
         + (testMetrics.f1 !== undefined ? `, F1 ${testMetrics.f1.toFixed(4)} (positive ${JSON.stringify(read.label!.positive)})` : "")
-        + `; majority class ${JSON.stringify(testMetrics.majorityClass)} ${percent(testMetrics.majorityRate)}`,
+        + `; majority class ${JSON.stringify(testMetrics.majorityClass)} ${percent(testMetrics.majorityRate)}`
+        + (aucText(y!) ? `; ${aucText(y!)}` : ""),
     ] : []),
     `  local, not private: ${local.runs} base run(s) in ${Math.round(local.elapsedMs)} ms`,
   ];
@@ -496,14 +506,16 @@ async function predictCommand(dp: DpMargin, argv: string[]): Promise<void> {
   if (model.seeded) process.stderr.write(`dpmargin: warning: the model is ${SEEDED_WARNING}\n`);
   // With the label column in the file: accuracy and its yardsticks (local, not private).
   if (predictions.truth) {
-    const y = yardsticks(predictions.labels, predictions.truth, !multiclass);
+    const y = evaluateScores(predictions.scores, predictions.truth,
+      { predicted: predictions.labels, ...(multiclass ? { classes: model.classes!.length } : {}) });
     const classes = model.classes;
     const label = model.label as { column: string | null; positive?: string };
     const majority = classes ? (y.majorityClass >= 0 ? classes[y.majorityClass] : "(not a model class)")
       : y.majorityClass > 0 ? label.positive! : `not ${label.positive}`;
     process.stderr.write(`dpmargin: on ${files[1]} (${y.rows} rows with the label ${JSON.stringify(label.column)}; local, not private): `
       + `accuracy ${percent(y.accuracy)}, balanced accuracy ${percent(y.balancedAccuracy)}, `
-      + `majority class ${JSON.stringify(majority)} ${percent(y.majorityRate)}\n`);
+      + `majority class ${JSON.stringify(majority)} ${percent(y.majorityRate)}`
+      + (aucText(y) ? `, ${aucText(y)}` : "") + "\n");
   }
   if (out !== undefined) {
     try {

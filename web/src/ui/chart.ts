@@ -62,3 +62,53 @@ export function drawScoreChart(target: HTMLElement, report: TrainReport): boolea
   observer.observe(target);
   return true;
 }
+
+// The ROC curve of the evaluated rows (local, not private): true-positive rate against
+// false-positive rate, with the chance diagonal.
+let rocChart: uPlot | null = null;
+let rocObserver: ResizeObserver | null = null;
+
+export function destroyRocChart(): void {
+  rocObserver?.disconnect();
+  rocObserver = null;
+  rocChart?.destroy();
+  rocChart = null;
+}
+
+/** Draw `roc` into `target`; returns false when there is no curve (one class only). */
+export function drawRocChart(target: HTMLElement, roc: { fpr: number[]; tpr: number[] } | null): boolean {
+  destroyRocChart();
+  target.replaceChildren();
+  if (!roc || roc.fpr.length < 2) return false;
+  const text = cssVar("--text", "#222");
+  const accent = cssVar("--accent", "#2563eb");
+  const grid = cssVar("--grid", "#8884");
+  const size = () => Math.max(220, Math.min(360, target.clientWidth || 320));
+  const axis = { stroke: text, grid: { stroke: grid, width: 1 }, ticks: { stroke: grid, width: 1 } };
+  // uPlot wants ascending x: the curve's points are in increasing FPR already (steps share an x).
+  const xs = roc.fpr;
+  const diagonal = xs.map((x) => x);
+  const w = size();
+  rocChart = new uPlot({
+    width: w,
+    height: w,
+    scales: { x: { time: false, range: [0, 1] }, y: { range: [0, 1] } },
+    legend: { show: false },
+    cursor: { drag: { x: false, y: false } },
+    series: [
+      { label: "false-positive rate" },
+      { label: "chance", stroke: grid, width: 1, dash: [4, 4], points: { show: false } },
+      { label: "true-positive rate", stroke: accent, width: 2, points: { show: false } },
+    ],
+    axes: [
+      { ...axis, label: "false-positive rate" },
+      { ...axis, label: "true-positive rate", size: 48 },
+    ],
+  }, [xs, diagonal, roc.tpr], target);
+  rocObserver = new ResizeObserver(() => {
+    const s = size();
+    if (rocChart && Math.abs(s - rocChart.width) > 4) rocChart.setSize({ width: s, height: s });
+  });
+  rocObserver.observe(target);
+  return true;
+}

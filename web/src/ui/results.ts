@@ -2,7 +2,7 @@
 // data (accuracy, confusion matrix: local, not private), with the downloads.
 import type { TrainOutcome, Evaluation } from "../protocol.ts";
 import { labelOf, ledger, localItems, releasedItems, reportJSON, reportMarkdown, runSummaryMarkdown } from "../report.ts";
-import { drawScoreChart, destroyChart } from "./chart.ts";
+import { drawRocChart, drawScoreChart, destroyChart, destroyRocChart } from "./chart.ts";
 import { $, download, el, fmt, percent, seconds, table } from "./dom.ts";
 
 export interface ResultsView {
@@ -42,6 +42,9 @@ function yardsticks(e: Evaluation, which: string): [string, string, string, stri
     [`majority-class rate (${which}, not private)`, `${percent(e.majorityRate)} (always “${e.majorityClass}”)`, "majority-rate", String(e.majorityRate)],
     [`balanced accuracy (${which}, not private)`, percent(e.balancedAccuracy), "balanced-accuracy", String(e.balancedAccuracy)],
     [`F1 (${which}, not private)`, `${fmt(e.f1, 3)}${e.classes.length === 2 ? ` (class “${e.classes[0]}”)` : " (macro over the classes)"}`, "f1", String(e.f1)],
+    [`ROC AUC (${which}, not private)`, e.rocAuc === null ? "— (one class only)"
+      : `${fmt(e.rocAuc, 4)}${e.rocAucPerClass ? " (macro over the classes, one-vs-rest)" : " (from the scores; 0.5 = chance)"}`,
+      "roc-auc", e.rocAuc === null ? "" : String(e.rocAuc)],
   ];
 }
 
@@ -69,6 +72,7 @@ export function setupResults(onPredict: () => void): ResultsView {
     hide() {
       $("results").hidden = true;
       destroyChart();
+      destroyRocChart();
     },
     show(o, name) {
       outcome = o;
@@ -107,6 +111,15 @@ export function setupResults(onPredict: () => void): ResultsView {
       $("accuracy-warning").hidden = !weak;
       $("accuracy-warning").textContent = weak
         ? `Warning: the ${o.test ? "held-out" : "training"} accuracy (${percent(which.accuracy)}) is not above the majority-class rate + 1 point (${percent(which.majorityRate)}: always answering “${which.majorityClass}”). This model is no better than that constant guess; try a larger ε, more rows, or other columns.`
+        : "";
+      // The ROC curve of the binary scores (local, not private); multiclass: the AUCs only.
+      $("roc-box").hidden = false;
+      const rocDrawn = drawRocChart($("roc-chart"), which.roc);
+      $("roc-box").hidden = !rocDrawn;
+      $("roc-which").textContent = o.test ? `(${o.test.rows} held-out rows, not private)` : `(${o.train.rows} training rows, not private)`;
+      $("roc-chart").setAttribute("aria-label", `ROC curve: true-positive rate against false-positive rate; AUC ${which.rocAuc === null ? "—" : fmt(which.rocAuc, 4)}.`);
+      $("roc-note").textContent = rocDrawn
+        ? `Computed on your data, not private. Blue: the rows called “${which.classes[0]}” at each score threshold; dashed: chance. AUC = ${fmt(which.rocAuc!, 4)}.`
         : "";
       $("confusion-which").textContent = o.test ? `(${o.test.rows} held-out rows)` : `(${o.train.rows} training rows)`;
 
