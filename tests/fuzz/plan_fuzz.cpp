@@ -30,7 +30,8 @@ void checkPlan(const pl::Plan& p) {
   for (const pl::CandidatePlan& c : p.candidates) {
     if (!(c.gamma > 0 && c.gamma <= r.normBound)) fail("gamma outside (0, b]");
     if (c.k < 1 || c.k > r.d) fail("trained dimension outside [1, d]");
-    if (c.projected != (c.kJl < r.d)) fail("projected inconsistent with k < d");
+    // auto never projects (its one run trains in d); the others project exactly when k_JL < d.
+    if (c.projected != (r.selector != pl::Selector::kAuto && c.kJl < r.d)) fail("projected inconsistent with k < d");
     if (c.T < 1 || c.T > r.maxIterations) fail("T outside [1, maxIterations]");
     if (c.capped != (c.TUncapped > r.maxIterations)) fail("capped inconsistent");
     if (std::isnan(c.sigma) || !(c.sigma > 0)) fail("sigma NaN or not positive");
