@@ -162,6 +162,8 @@ struct NameWriter {
   void numberPairs(const char* k, const std::vector<std::array<double, 2>>&) { names.push_back(k); }
   template <class F>
   void list(const char* k, std::size_t, F&&) { names.push_back(k); }
+  template <class F>
+  void object(const char* k, F&&) { names.push_back(k); }
   bool has(const std::string& k) const { return std::find(names.begin(), names.end(), k) != names.end(); }
 };
 

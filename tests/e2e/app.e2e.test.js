@@ -137,6 +137,11 @@ test("the clinic fixture: column table, schema export, and a seeded run equal to
   await page.selectOption("#workers", "1");
   assert.equal(await page.isVisible("#train-seeded"), true, "the seed field turns on the badge");
   await page.waitForSelector('#budget-preview dd[data-key="mu"]');
+  // The plan's plain-language advice under the budget: a verdict badge and the core's sentence
+  // (the preview follows the fields after a short debounce).
+  await page.waitForFunction(() => /at ε = 2 /.test(document.querySelector('#budget-preview [data-key="advice"]')?.textContent ?? ""));
+  assert.match(await page.textContent('#budget-preview [data-key="advice"]'), /With n = [\d,]+ rows at ε = 2 the noise is [\d.,]+× the signal/);
+  assert.match(await page.textContent("#budget-preview .badge-verdict"), /^(good|marginal|too little data)$/);
   assert.equal(await train(), "done");
 
   const expected = JSON.parse(runCli("train", clinic, "--schema", join(scratch, "app-schema.json"),

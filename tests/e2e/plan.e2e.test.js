@@ -50,6 +50,26 @@ test("the default plan (auto): one run at the public margin, in the worker", asy
   assert.equal(rows, 1);
 });
 
+test("the plan says in plain words whether n is large enough, with a coloured verdict", async () => {
+  await computePlan({ epsilon: 1, delta: "1e-5", n: 1000, d: 50 });
+  const advice = page.locator('#plan-output [data-key="advice"]');
+  const badge = page.locator("#plan-output .badge-verdict");
+  // Auto at n = 1000, d = 50: the noise is 3.5× the signal; about 13,000 rows would do.
+  assert.match(await advice.textContent(), /With n = 1,000 rows at ε = 1 the noise is 3\.5× the signal: expect a noisy model/);
+  assert.match(await advice.textContent(), /About 13,000 rows, or ε ≈ [\d.]+ at this n, would bring it to the signal's level/);
+  assert.equal(await advice.getAttribute("data-verdict"), "marginal");
+  assert.equal(await badge.textContent(), "marginal");
+  await screenshot(page, "plan-advice");
+  await computePlan({ epsilon: 0.05, delta: "1e-5", n: 10, d: 50 });
+  assert.equal(await advice.getAttribute("data-verdict"), "bad");
+  assert.equal(await badge.textContent(), "too little data");
+  assert.match(await advice.textContent(), /expect little better than the majority class/);
+  await computePlan({ epsilon: 1, delta: "1e-8", n: 1000000, d: 50 });
+  assert.equal(await advice.getAttribute("data-verdict"), "good");
+  assert.equal(await badge.textContent(), "good");
+  assert.match(await advice.textContent(), /With n = 1,000,000 rows at ε = 1 .*enough for the model to learn/);
+});
+
 test("computes the tight Iter plan for ε=1, δ=1e-5, n=1000, d=50 in the worker", async () => {
   await computePlan({ epsilon: 1, delta: "1e-5", n: 1000, d: 50, selector: "iter" });
   const mu = await page.textContent('dd[data-key="mu"]');

@@ -76,6 +76,13 @@ class JsWriter {
     }
     target_.set(key, items);
   }
+  template <class Fill>
+  void object(const char* key, Fill&& fill) {
+    val item = val::object();
+    JsWriter w(item);
+    fill(w);
+    target_.set(key, item);
+  }
 
  private:
   val& target_;

@@ -195,6 +195,29 @@ export interface Plan {
   gridSize: number;
   pruned: number[];
   candidates: CandidatePlan[];
+  /** Plain-language advice (the core's plan::advise, from the plan's public numbers only). */
+  advice: PlanAdvice;
+}
+
+/** "good": the best candidate's noise floor ratio ≤ 1 (the noise at or below the signal);
+ *  "marginal": ≤ pruneRatio; "too little data": above (docs/LEARNERS.md). */
+export type PlanVerdict = "good" | "marginal" | "too little data";
+
+/** What a plan means in plain words (docs/LEARNERS.md, "What the plan tells you"). */
+export interface PlanAdvice {
+  verdict: PlanVerdict;
+  /** The best (smallest) noiseFloorRatio among the candidates: noise over signal. */
+  noiseFloorRatio: number;
+  /** Margins of the candidates whose ratio is ≤ 1. */
+  usableMargins: number[];
+  /** The smallest n (other settings unchanged) at which the ratio reaches 1; absent when none
+   *  up to 10¹² rows. */
+  nForGood?: number;
+  /** The smallest ε (same n and δ) at which the ratio reaches 1; absent when none up to 1000. */
+  epsilonForGood?: number;
+  /** One or two plain sentences, e.g. "With n = 1,000 rows at ε = 1 the noise is 3.2× the
+   *  signal: …". */
+  text: string;
 }
 
 /** Training progress, emitted between chunks of iterations. */

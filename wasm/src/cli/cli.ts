@@ -68,12 +68,18 @@ function formatNumber(x: number, digits = 6): string {
   return a >= 1e6 || a < 1e-3 ? x.toExponential(digits - 1) : x.toPrecision(digits);
 }
 
+// The core's plain-language advice on a plan (plan::advise): its verdict and its sentence.
+function adviceLine(plan: Plan): string {
+  return `verdict: ${plan.advice.verdict} — ${plan.advice.text}`;
+}
+
 function printPlan(plan: Plan): void {
   const lines: string[] = [];
   lines.push(`dpmargin plan — ${plan.selector} selection, ${plan.calibration} calibration, ${plan.score} score`);
   lines.push(`  (ε, δ) = (${plan.epsilon}, ${plan.delta}), replace-one neighbours, n = ${plan.n}, d = ${plan.d}, b = ${plan.normBound}`);
   lines.push(`  μ total = ${formatNumber(plan.mu, 10)}   μ per run = ${formatNumber(plan.muRun, 10)}   score noise sd = ${formatNumber(plan.scoreSd)}`);
   lines.push(`  ${epsilonMeaning(plan.epsilon)}`);
+  lines.push(`  ${adviceLine(plan)}`);
   lines.push(`  ε spent (recomputed from μ) = ${formatNumber(plan.epsilonSpent, 10)}   JL failure β = ${formatNumber(plan.jlFailure)}`);
   if (plan.selector === "privtune") {
     lines.push(`  E[K] = ${plan.expectedRuns}   TNB η = ${plan.tnbEta}, r = ${formatNumber(plan.tnbR!)}   P(a candidate is never tried) = ${formatNumber(plan.probabilityMiss!)}`);
@@ -418,6 +424,7 @@ async function trainCommand(dp: DpMargin, argv: string[]): Promise<void> {
     `dpmargin train — ${plan.selector} selection, ${plan.calibration} calibration${report.seeded ? "  [NOT PRIVATE: seeded]" : ""}`,
     `  (ε, δ) = (${plan.epsilon}, ${plan.delta}), μ = ${formatNumber(plan.mu, 8)}, replace-one neighbours; n = ${plan.n}, d = ${plan.d}`,
     `  ${epsilonMeaning(plan.epsilon)}`,
+    `  plan ${adviceLine(plan)}`,
     ...(report.perClass
       ? [`  one-vs-rest over ${report.perClass.length} classes, μ per class = ${formatNumber(plan.muClass!, 8)}; selected margin γ per class:`,
         ...report.perClass.map((c) => `    ${c.class}: γ = ${formatNumber(c.selectedMargin)} (k = ${plan.candidates[c.selectedCandidate].k})`)]

@@ -11,6 +11,15 @@ const num = (id: string) => {
   return text === "" ? Number.NaN : Number(text);
 };
 
+// The core's plain-language advice (plan::advise): a coloured verdict badge and its sentence.
+// Shared by this tab and the pre-training budget preview.
+export function adviceElement(plan: Plan): HTMLElement {
+  const { verdict, text } = plan.advice;
+  const tone = verdict === "good" ? "good" : verdict === "marginal" ? "marginal" : "bad";
+  return el("p", { class: "advice", "data-verdict": tone, "data-key": "advice" },
+    el("span", { class: `badge-verdict verdict-${tone}` }, verdict), " ", text);
+}
+
 function renderPlan(output: HTMLElement, plan: Plan): void {
   const items: [string, string, string][] = [
     ["μ total (GDP)", fmt(plan.mu, 10), "mu"],
@@ -35,7 +44,7 @@ function renderPlan(output: HTMLElement, plan: Plan): void {
       ...plan.candidates.map((c) => el("tr", {},
       ...[fmt(c.gamma), fmt(c.c), fmt(c.sensitivity), String(c.kJl), c.projected ? "yes" : "no", String(c.k),
         `${c.T}${c.capped ? "*" : ""}`, fmt(c.sigma), fmt(c.stepSize)].map((t) => el("td", {}, t))))));
-  output.replaceChildren(summary, el("div", { class: "table-scroll", tabindex: "0" }, table));
+  output.replaceChildren(adviceElement(plan), summary, el("div", { class: "table-scroll", tabindex: "0" }, table));
   if (plan.candidates.some((c) => c.capped)) {
     output.append(el("p", { class: "note" },
       `* capped at ${plan.maxIterations} iterations: T changes utility and time, never privacy.`));

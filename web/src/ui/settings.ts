@@ -4,6 +4,7 @@ import type { OptionInfo, Plan } from "dpmargin";
 import type { WireTrainOptions, WorkerError } from "../protocol.ts";
 import type { WorkerClient } from "../worker-client.ts";
 import { $, clearError, el, fmt, showError } from "./dom.ts";
+import { adviceElement } from "./plan.ts";
 
 /** Which field holds each option, so an error naming a parameter can point at its field. */
 export const FIELD_OF: Record<string, string> = {
@@ -219,5 +220,6 @@ function renderBudget(box: HTMLElement, plan: Plan): void {
   box.replaceChildren(
     el("p", { class: "budget-title" }, `Budget for n = ${plan.n} training rows, d = ${plan.d} columns (data-free plan):`),
     el("dl", { class: "budget-list" }, ...items.flatMap(([k, v, key]) => [el("dt", {}, k), el("dd", { "data-key": key }, v)])),
+    adviceElement(plan),
   );
 }

@@ -155,10 +155,45 @@ Plan makeBudget(const PlanRequest& request);
 double autoMargin(const PlanRequest& request, double muClass);
 std::uint64_t autoIterations(const PlanRequest& request, double muClass);
 
+// Plain-language advice on a plan (docs/LEARNERS.md, "What the plan tells you"): a function of
+// the plan only — public numbers, no data. The criterion is each candidate's noiseFloorRatio
+// 2Δ√k/(n·μ_run), the ratio of the gradient noise floor to the signal (the pruning rule's).
+enum class Verdict { kGood, kMarginal, kTooLittleData };
+const char* toString(Verdict verdict) noexcept;  // "good", "marginal", "too little data"
+
+struct Advice {
+  // good: the best candidate's ratio ≤ 1; marginal: ≤ request.pruneRatio; too little data above.
+  Verdict verdict = Verdict::kTooLittleData;
+  double noiseFloorRatio = 0;        // the best (smallest) ratio among the plan's candidates
+  std::vector<double> usableMargins; // candidates' margins with ratio ≤ 1 (ascending)
+  // The smallest n (the other settings unchanged) and the smallest ε (at the same δ and n) at
+  // which the re-planned best ratio is ≤ 1, found by bisection with makePlan; 0 when none is
+  // found up to kAdviceMaxN rows / kAdviceMaxEpsilon.
+  std::uint64_t nForGood = 0;
+  double epsilonForGood = 0;
+  std::string text;                  // one or two plain sentences
+};
+inline constexpr std::uint64_t kAdviceMaxN = 1'000'000'000'000ULL;
+inline constexpr double kAdviceMaxEpsilon = 1000.0;
+
+// The best (smallest) noiseFloorRatio among a plan's candidates (+∞ when it has none).
+double bestNoiseFloorRatio(const Plan& plan);
+Advice advise(const Plan& plan);
+
+template <class Writer>
+void describeAdvice(const Advice& a, Writer& v) {
+  v.text("verdict", toString(a.verdict));
+  v.number("noiseFloorRatio", a.noiseFloorRatio);
+  v.numbers("usableMargins", a.usableMargins);
+  if (a.nForGood > 0) v.count("nForGood", a.nForGood);
+  if (a.epsilonForGood > 0) v.number("epsilonForGood", a.epsilonForGood);
+  v.text("text", a.text.c_str());
+}
+
 // The public fields of a plan, under the names the JS API, the CLI's JSON and the reports use
 // (one name per concept across the boundary). `v` is a field writer: v.number(name, double),
 // v.count(name, uint64), v.boolean(name, bool), v.text(name, string), v.numbers(name,
-// vector<double>), v.list(name, size, fn(index, writer)) — the bindings write JS objects with
+// vector<double>), v.list(name, size, fn(index, writer)), v.object(name, fn(writer)) — the bindings write JS objects with
 // it, native tools JSON.
 template <class Writer>
 void describeCandidate(const CandidatePlan& c, Writer& v) {
@@ -231,6 +266,8 @@ void describePlan(const Plan& p, Writer& v) {
   v.numbers("pruned", p.pruned);
   v.list("candidates", p.candidates.size(),
          [&](std::size_t i, Writer& w) { describeCandidate(p.candidates[i], w); });
+  const Advice advice = advise(p);
+  v.object("advice", [&](Writer& w) { describeAdvice(advice, w); });
 }
 
 }  // namespace dpmargin::plan
