@@ -59,6 +59,22 @@ describe("progress on stderr", () => {
     expect(profile.stderr).toMatch(/profiling .*point \d+ of \d+/);
   });
 
+  // A real terminal: util-linux `script` runs the CLI on a pseudo-terminal, so stderr is a TTY
+  // and the bars appear without --progress (and --quiet still hides them).
+  const onTerminal = (args) => spawnSync("script", ["-qfec",
+    [process.execPath, join(repoRoot, "dist/cli.js"), ...args].map((a) => `'${a}'`).join(" "), "/dev/null"],
+  { encoding: "utf8", timeout: 60_000 });
+  const hasScript = spawnSync("script", ["--version"], { encoding: "utf8" }).status === 0;
+  (hasScript ? test : test.skip)("on a pseudo-terminal the bars appear by themselves; --quiet hides them", () => {
+    const tty = onTerminal(["train", trainCsv, ...budget, "--seed", "1"]);
+    expect(tty.status).toBe(0);
+    expect(tty.stdout).toMatch(/train\.csv: (checking|loading)/);
+    expect(tty.stdout).toMatch(/run \d+ of \d+ planned/);
+    const hushed = onTerminal(["train", trainCsv, ...budget, "--seed", "1", "--quiet"]);
+    expect(hushed.status).toBe(0);
+    expect(hushed.stdout).not.toMatch(/checking|planned/);
+  });
+
   test("--quiet hides it, and a pipe without --progress shows none", () => {
     expect(quiet.code).toBe(0);
     expect(quiet.stderr).not.toMatch(/training|checking/);
