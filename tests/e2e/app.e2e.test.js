@@ -323,6 +323,7 @@ test("the shipped sample (breast cancer) trains privately: no seed, secure noise
   assert.equal(await page.inputValue("#positive-class"), "malignant");
   assert.match(await page.textContent("#feature-count"), /30 of 30 columns used as features/);
   assert.match(await page.textContent("#samples"), /CC BY 4\.0/);
+  await openAdvanced();
   await page.selectOption("#train-selector", "");  // the default (the cancel test chose iter)
   await setField("#max-iterations", 1000);
   await page.selectOption("#test-fraction", "0.2");
@@ -336,6 +337,13 @@ test("the shipped sample (breast cancer) trains privately: no seed, secure noise
   assert.match(await page.textContent('#result-summary dd[data-key="train-accuracy"]'), /on 455 rows/);
   const cells = await page.$$eval("#confusion td[data-key]", (tds) => tds.map((t) => Number(t.textContent)));
   assert.equal(cells.reduce((a, b) => a + b, 0), 114);
+  // Every column's scaling path is said (issue 14.3): 30 columns, private ranges and/or the
+  // public signed-log fallback, counts adding up.
+  const released = await page.textContent("#released-list");
+  const scalings = /30 column scalings \[lo, hi\] with their map: (.*)/.exec(released);
+  assert.ok(scalings, released);
+  const counted = [...scalings[1].matchAll(/(\d+) (ranges estimated privately|public signed-log|declared public)/g)];
+  assert.equal(counted.reduce((a, m) => a + Number(m[1]), 0), 30, scalings[1]);
   // The default (auto): one run at the public margin, nothing selected, no scores.
   const candidateRows = await page.$$eval("#candidates-table tbody tr", (trs) => trs.length);
   assert.equal(candidateRows, 1, `${candidateRows} candidates`);

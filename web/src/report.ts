@@ -77,8 +77,15 @@ export function releasedItems(o: TrainOutcome): string[] {
   if (p.selector === "iter") items.push(`the noisy score, k, T and σ of all ${r.candidates.length} margin candidates${K >= 3 ? " of every class" : ""}`);
   else if (p.selector === "privtune") items.push("the selected candidate only (its theorem keeps the number of runs K hidden)");
   else items.push("nothing else (one run at the given margin)");
-  if (r.columnRanges) {
-    items.push(`${r.columnRanges.length} column ranges [lo, hi]${r.rangesPrivate ? " (estimated privately, μ_ranges)" : " (declared public)"}`);
+  if (r.columnScalings) {
+    // Per column, the path its scaling took (docs/SCALING.md): each count said, zeros left out.
+    const count = (path: string) => r.columnScalings!.filter((c) => c.path === path).length;
+    const parts = [
+      [count("private"), "ranges estimated privately (μ_ranges)"],
+      [count("fallback"), "public signed-log transforms (the noisy histogram supported no range)"],
+      [count("declared"), "declared public (encoded 0/1 columns and declared ranges)"],
+    ].filter(([n]) => (n as number) > 0).map(([n, what]) => `${n} ${what}`);
+    items.push(`${r.columnScalings.length} column scalings [lo, hi] with their map: ${parts.join(", ")}`);
   }
   if ((p as typeof p & DiscoveryPlan).muDiscovery) items.push("the categories and classes discovered under μ_discovery (in the model's column names and classes)");
   items.push("the schema you declared (column kinds, missing handling, categories, label and classes): public by declaration");
@@ -126,7 +133,7 @@ export function reportJSON(o: TrainOutcome): Record<string, unknown> {
       selectedMargin: r.selectedMargin, selectedK: selected.k, selectedProjected: selected.projected,
       candidates: r.candidates,
       ...(r.perClass ? { perClass: r.perClass.map((c) => ({ class: c.class, selectedMargin: c.selectedMargin, candidates: c.candidates })) } : {}),
-      columnRanges: r.columnRanges, rangesPrivate: r.rangesPrivate,
+      columnRanges: r.columnRanges, columnScalings: r.columnScalings, rangesPrivate: r.rangesPrivate,
       model: "see the model file (weights, intercept, preprocessing)",
     },
     public: {
