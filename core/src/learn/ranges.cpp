@@ -54,14 +54,16 @@ ScalingPath parseScalingPath(const std::string& name, const std::string& paramet
   for (ScalingPath p : {ScalingPath::kDeclared, ScalingPath::kPrivate, ScalingPath::kFallback}) {
     if (name == scalingPathName(p)) return p;
   }
-  throwBadParameter(parameter, "\"declared\", \"private\" or \"fallback\"", 0.0);
+  throw Error(ErrorCode::kBadParameter, parameter,
+              parameter + " must be one of \"declared\", \"private\", \"fallback\", but is \"" + name + "\"");
 }
 
 ScalingMap parseScalingMap(const std::string& name, const std::string& parameter) {
   for (ScalingMap m : {ScalingMap::kMinMax, ScalingMap::kSymmetric, ScalingMap::kSignedLog}) {
     if (name == scalingMapName(m)) return m;
   }
-  throwBadParameter(parameter, "\"min-max\", \"symmetric\" or \"signed-log\"", 0.0);
+  throw Error(ErrorCode::kBadParameter, parameter,
+              parameter + " must be one of \"min-max\", \"symmetric\", \"signed-log\", but is \"" + name + "\"");
 }
 
 double signedLog(double x) noexcept { return std::copysign(std::log1p(std::abs(x)), x); }

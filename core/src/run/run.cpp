@@ -107,20 +107,7 @@ std::vector<learn::ScalingMap> scalingMaps(const char* name, const Value& v) {
   std::vector<learn::ScalingMap> out;
   out.reserve(v.texts.size());
   for (std::size_t j = 0; j < v.texts.size(); ++j) {
-    const std::string& t = v.texts[j];
-    bool found = false;
-    for (learn::ScalingMap m : {learn::ScalingMap::kMinMax, learn::ScalingMap::kSymmetric,
-                                learn::ScalingMap::kSignedLog}) {
-      if (t == learn::scalingMapName(m)) {
-        out.push_back(m);
-        found = true;
-      }
-    }
-    if (!found) {
-      const std::string item = std::string(name) + "[" + std::to_string(j) + "]";
-      throw Error(ErrorCode::kBadParameter, item,
-                  item + " must be one of \"min-max\", \"symmetric\", \"signed-log\", but is \"" + t + "\"");
-    }
+    out.push_back(learn::parseScalingMap(v.texts[j], std::string(name) + "[" + std::to_string(j) + "]"));
   }
   return out;
 }
