@@ -7,6 +7,11 @@
 #   bash bench/accuracy/run.sh final  [SEEDS=5]   chosen defaults vs paper vs pre-change, ε ∈ {0.5,1,2,4,8}
 #   bash bench/accuracy/run.sh auto   [SEEDS=3]   issue 15: auto (the default) vs iter vs paper vs
 #                                                 the fair Opacus peer, ε ∈ {0.5,1,2}, + unit-ball
+#   bash bench/accuracy/run.sh auto2  [SEEDS=5]   issue 15, second round: auto (the default) vs
+#                                                 iter vs the pre-issue
+#                                                 default vs fixed public margins vs Opacus on 12
+#                                                 real tables + 4 synthetic margin tables,
+#                                                 ε ∈ {0.5, 1, 2, 8}
 #   bash bench/accuracy/run.sh summary            tables + plot from the CSVs (no training)
 # Appends to bench/results/accuracy-<phase>.csv (rows already present are skipped, so an
 # interrupted run resumes); JOBS=2 runs two trainings at once; VARIANTS="a b" runs only those;
@@ -25,8 +30,9 @@ if [ "$phase" != summary ]; then
   [ -f bench/results/ceiling.json ] || /usr/bin/python3 bench/ceiling/linearsvc.py 2>/dev/null
 fi
 # Every run uses the app's preprocessing: private column ranges (share 0.1) + intercept +
-# unit-norm rows, unless a variant says otherwise.
+# unit-norm rows, unless a variant says otherwise. (auto2 leaves the share to the core's default.)
 COMMON="ranges=private share=0.1"
+[ "$phase" != auto2 ] || COMMON="ranges=private"
 # pre-change-api: the API's defaults before this work exactly (unit-norm rows, no column ranges).
 # defaults-10x: today's defaults with 10× the iterations (run at ε = 1: EPSILONS=1).
 # The pre-change defaults (before the accuracy issue): T ≤ 1000, paper step rule D = 1, c = γ,
@@ -82,6 +88,18 @@ paper|calibration=paper maxIterations=1000 output=average
 V
   for extra in ${AUTO_EXTRA:-}; do echo "$extra"; done
 }
+# Issue 15, round 2. before: the default when the issue was filed (Iter, the column-range rule
+# before the scaling work, share 0.1). fixed1/fixed4: one run at the public margin γ = 1/√n and
+# 4/√n (the "best fixed public margin" of the issue's synthetic target).
+auto2_variants() {
+  cat <<V
+auto|
+iter|selector=iter
+before|selector=iter ranges=rule rule=old share=0.1
+fixed1|marginRootN=1
+fixed4|marginRootN=4
+V
+}
 final_variants() {
   cat <<V
 defaults|
@@ -116,7 +134,9 @@ run_phase() {
     tmp=$(mktemp)
     common=$COMMON
     # The synthetic unit-ball table is already in the unit ball: no column scaling, no intercept.
-    [ "$ds" != unitball ] || common="ranges=none intercept=0"
+    [[ "$ds" != unitball* ]] || common="ranges=none intercept=0"
+    # (the pre-issue rule on the synthetic tables: no ranges either)
+    [[ "$ds" != unitball* || "$args" != *"ranges=rule"* ]] || args="selector=iter"
     # shellcheck disable=SC2086
     if nice "./$BUILD_DIR/bench/experiment" train=$D/${ds}_train.csv test=$D/${ds}_test.csv \
         eps=$eps seeds=$seeds tag="$ds,$name,$eps" $common $args > "$tmp"; then
@@ -148,7 +168,7 @@ run_peer() {
   for ((k = 0; k < n; k++)); do
     printf '%s\n' "${jobs[@]}" | awk -v n="$n" -v k="$k" 'NR % n == k' | tr '|' ' ' |
       while read -r ds eps s; do
-        prep=minmax_l2; [ "$ds" != unitball ] || prep=l2
+        prep=minmax_l2; [[ "$ds" != unitball* ]] || prep=l2
         echo "$ds $eps $s $prep"
       done | nice /usr/bin/python3 bench/accuracy/peer_batch.py "$PEER" "$D" "$out" &
   done
@@ -165,6 +185,20 @@ case "$phase" in
     [[ " ${AUTO_PARTS:-dpmargin peer} " != *" dpmargin "* ]] || run_phase auto "${EPSILONS:-0.5 1 2}"
     [[ " ${AUTO_PARTS:-dpmargin peer} " != *" peer "* ]] || run_peer auto "${EPSILONS:-0.5 1 2}"
     /usr/bin/python3 bench/accuracy/summarise_auto.py
+    exit 0 ;;
+  auto2)
+    # The synthetic margin tables (bench/accuracy/make_unitball.py; the paper's setting, 1–5 %
+    # flipped training labels): d 50 and 1000, γ* from 0.02 to 0.2.
+    U=/usr/bin/python3
+    [ -f "$D/unitball_train.csv" ] || $U bench/accuracy/make_unitball.py "$D"
+    [ -f "$D/unitball_g02_train.csv" ] || $U bench/accuracy/make_unitball.py "$D" --name unitball_g02 --margin 0.02 --flip 0.05
+    [ -f "$D/unitball_d1000_train.csv" ] || $U bench/accuracy/make_unitball.py "$D" --name unitball_d1000 --d 1000 --n 2000 --margin 0.2
+    [ -f "$D/unitball_d1000_g05_train.csv" ] || $U bench/accuracy/make_unitball.py "$D" --name unitball_d1000_g05 --d 1000 --n 4000 --margin 0.05
+    bash bench/datasets/prepare.sh fashion_pullover_coat fashion_sandal_sneaker >/dev/null
+    TABLES=${TABLES2:-"$TABLES fashion_pullover_coat fashion_sandal_sneaker unitball unitball_g02 unitball_d1000 unitball_d1000_g05"}
+    [[ " ${AUTO_PARTS:-dpmargin peer} " != *" dpmargin "* ]] || run_phase auto2 "${EPSILONS:-0.5 1 2 8}"
+    [[ " ${AUTO_PARTS:-dpmargin peer} " != *" peer "* ]] || run_peer auto2 "${EPSILONS:-0.5 1 2 8}"
+    /usr/bin/python3 bench/accuracy/summarise_auto2.py
     exit 0 ;;
   summary) ;;
   *) echo "unknown phase $phase" >&2; exit 2 ;;

@@ -1,7 +1,7 @@
 // One benchmark experiment: train on a prepared table with the given options and seeds, report
 // test accuracy (and time). Options as key=value: the benchmark's own
 //   train=PATH test=PATH seeds=5 tag=TEXT eps=1 (= epsilon) ranges=none|private|data share=S
-//   intercept=1|0
+//   intercept=1|0 marginRootN=K (selector=fixed at the public margin γ = K/√n, n the training rows)
 // and any option of the core by its API name (run::optionSpecs: delta=1e-5 selector=iter
 // calibration=paper maxIterations=T output=last stepScale=D pruning=none …); unset options take
 // the core's defaults, as in the package. ranges=none is rangeShare=0, ranges=private share=S is
@@ -13,6 +13,7 @@
 // Seeded generators: benchmarks, not private releases.
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <map>
@@ -51,12 +52,16 @@ double accuracy(const learn::Dataset& data, const std::vector<double>& w) {
 int main(int argc, char** argv) {
   std::map<std::string, std::string> o = {{"seeds", "5"}, {"tag", "run"}, {"delta", "1e-5"}};
   if (!bench::parseArgs(argc, argv, o)) return 2;
-  const std::set<std::string> own = {"train", "test", "seeds", "tag", "eps", "ranges", "share", "intercept", "rule"};
+  const std::set<std::string> own = {"train", "test", "seeds", "tag", "eps", "ranges", "share", "intercept", "rule", "marginRootN"};
   run::Options options = bench::coreOptions(o, own);
   if (o.count("eps")) run::setOptionFromText(options, "epsilon", o["eps"]);
   if (o.count("intercept")) options.intercept = o["intercept"] == "1";
   const bench::Table train = bench::readTable(o.at("train"));
   const bench::Table test = bench::readTable(o.at("test"));
+  if (o.count("marginRootN")) {
+    options.selector = plan::Selector::kFixed;
+    options.margin = std::stod(o["marginRootN"]) / std::sqrt(double(train.n));
+  }
   if (o["ranges"] == "none") options.rangeShare = 0.0;
   if (o["ranges"] == "private" && o.count("share")) run::setOptionFromText(options, "rangeShare", o["share"]);
   if (o["ranges"] == "data") {  // NON-PRIVATE reference: min/max of the training data

@@ -367,6 +367,24 @@ def recipe_fashion(out):
     return r
 
 
+def fashion_pair_small(a, b, n_train=2000, n_test=2000):
+    """Issue 15's high-dimensional small tables: a Fashion-MNIST pair (a negative, b positive),
+    the first n_train train-set images of the two classes and the first n_test t10k ones, in the
+    source order (784 columns, n ≤ 3000: the regime where DP-SGD led)."""
+    def recipe(out):
+        parts = {}
+        for split, prefix, keep in (("train", "train", n_train), ("test", "t10k", n_test)):
+            X = read_idx(os.path.join(FASHION_DIR, prefix + "-images-idx3-ubyte.gz"), 16).reshape(-1, 784)
+            lab = read_idx(os.path.join(FASHION_DIR, prefix + "-labels-idx1-ubyte.gz"), 8)
+            m = np.flatnonzero((lab == a) | (lab == b))[:keep]
+            parts[split] = (X[m].astype(np.int64), (lab[m] == b).astype(np.int64))
+        (Xtr, ytr), (Xte, yte) = parts["train"], parts["test"]
+        names = ["px%03d" % j for j in range(784)]
+        return split_first(names, np.vstack([Xtr, Xte]), np.concatenate([ytr, yte]).tolist(), 0, len(ytr),
+                           "Fashion-MNIST classes %d and %d: the first %d train and %d t10k images" % (a, b, n_train, n_test))
+    return recipe
+
+
 # ---------------------------------------------------------------- catalogue
 
 R_NOTE = "exported with Rscript (r-base-core) by export_r.R"
@@ -430,6 +448,20 @@ DATASETS = [
          reference="H. Xiao, K. Rasul, R. Vollgraf (2017), Fashion-MNIST, arXiv:1708.07747",
          positive="Shirt (class 6); negative: T-shirt/top (class 0), the pair a linear model confuses most",
          raw_units=False, raw_columns="none (784 pixels 0..255)", preprocessing="none"),
+    dict(name="fashion_pullover_coat", recipe=fashion_pair_small(2, 4), packages=["dataset-fashion-mnist"],
+         source="dataset-fashion-mnist: /usr/share/datasets/fashion-mnist/*-idx*-ubyte.gz",
+         licence="MIT (Expat)",
+         reference="H. Xiao, K. Rasul, R. Vollgraf (2017), Fashion-MNIST, arXiv:1708.07747",
+         positive="Coat (class 4); negative: Pullover (class 2)",
+         raw_units=False, raw_columns="none (784 pixels 0..255)",
+         preprocessing="none; 2000 train / 2000 test images (the first of each split), a small high-dimensional table"),
+    dict(name="fashion_sandal_sneaker", recipe=fashion_pair_small(5, 7), packages=["dataset-fashion-mnist"],
+         source="dataset-fashion-mnist: /usr/share/datasets/fashion-mnist/*-idx*-ubyte.gz",
+         licence="MIT (Expat)",
+         reference="H. Xiao, K. Rasul, R. Vollgraf (2017), Fashion-MNIST, arXiv:1708.07747",
+         positive="Sneaker (class 7); negative: Sandal (class 5)",
+         raw_units=False, raw_columns="none (784 pixels 0..255)",
+         preprocessing="none; 2000 train / 2000 test images (the first of each split), a small high-dimensional table"),
     dict(name="letter", recipe=recipe_letter, packages=["r-cran-mlbench"],
          source="r-cran-mlbench: LetterRecognition (" + R_NOTE + ")",
          licence="GPL-2 (mlbench); data: UCI Letter Recognition, CC BY 4.0",

@@ -38,7 +38,7 @@ done
 # Debian packages that ship the data, plus the converters.
 PKGS=(
   python3-numpy python3-sklearn   # breast_cancer, digits (bundled CSVs); numpy for all
-  dataset-fashion-mnist           # fashion_mnist
+  dataset-fashion-mnist           # fashion_mnist, fashion_pullover_coat, fashion_sandal_sneaker
   r-base-core                     # Rscript, to read the R data sets
   r-cran-mlbench                  # pima, dna, satellite, letter, shuttle
   r-cran-kernlab                  # spam, ticdata
