@@ -172,7 +172,7 @@ TEST(Learning, HugeEpsilonSelectsTheFewestErrors) {
 }
 
 // The default selector "auto" on the same data as M* above: one unprojected run at the public
-// γ₀ = b·max(1, 0.25/μ_train)/√n with the whole budget, nothing scored.
+// γ₀ = b·max(1, √(0.25/μ_train))/√n with the whole budget, nothing scored.
 TEST(Learning, AutoLearnsSeparableDataWithOutliers) {
   const auto synthetic = makeSeparable(4000, 50, 0.1, 40, 99);
   Dataset data = toDataset(synthetic);

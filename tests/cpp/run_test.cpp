@@ -214,7 +214,7 @@ TEST(RunOptions, TheTableIsConsistent) {
   EXPECT_EQ(findOption("nope"), nullptr);
 }
 
-// The resolved auto plan (golden): one unprojected candidate at γ₀ = b·max(1, 0.25/μ_class)/√n,
+// The resolved auto plan (golden): one unprojected candidate at γ₀ = b·max(1, √(0.25/μ_class))/√n,
 // T = min(600, max(200, ⌈800·μ_class⌉)), the whole μ_class for the run, no score. μ from the
 // exact GDP conversion (independently: scipy brentq on δ(ε; μ) = 1e-5), μ_train = √0.9·μ.
 TEST(RunAuto, ResolvedPlanGolden) {
@@ -226,7 +226,7 @@ TEST(RunAuto, ResolvedPlanGolden) {
     bool capped;
   };
   const Case cases[] = {
-      {0.5, 1000, 2, 0.14221055866926188, 0.13491278181596145, 0.058598555629853825, 200, false},
+      {0.5, 1000, 2, 0.14221055866926188, 0.13491278181596145, 0.0430470560417807, 200, false},
       {1.0, 1000, 2, 0.268051123211294, 0.254295623614235, 0.03162277660168379, 204, false},
       {2.0, 1000, 2, 0.5015516891696565, 0.4758137106242759, 0.03162277660168379, 381, false},
       {4.0, 1000, 2, 0.9249308976669366, 0.8774664944674917, 0.03162277660168379, 600, true},

@@ -98,12 +98,12 @@ describe("golden vectors through the JS API (1e-10 relative)", () => {
 });
 
 describe("plan semantics", () => {
-  test("the default is auto: one unprojected run at the public γ₀ = b·max(1, 0.25/μ_train)/√n, the whole budget", () => {
+  test("the default is auto: one unprojected run at the public γ₀ = b·max(1, √(0.25/μ_train))/√n, the whole budget", () => {
     const plan = dp.account({ epsilon: 0.5, delta: 1e-5, n: 456, d: 31 });
     expect(plan.selector).toBe("auto");
     expect(plan.candidates).toHaveLength(1);
     const [c] = plan.candidates;
-    const gamma = Math.max(1, 0.25 / plan.muTrain) / Math.sqrt(456);
+    const gamma = Math.max(1, Math.sqrt(0.25 / plan.muTrain)) / Math.sqrt(456);
     expectRelative(c.gamma, gamma, 1e-12, "gamma");
     expect(plan.margin).toBe(c.gamma);
     expect(c.projected).toBe(false);

@@ -20,7 +20,7 @@ namespace {
 // the time.
 constexpr std::uint64_t kMaxIterations = 200;
 // Selector "auto" (the default with calibration tight; docs/ACCURACY.md, "auto"): one run at the
-// public margin γ₀ = b·max(1, kAutoMuKnee/μ_train)/√n with the whole training budget, for
+// public margin γ₀ = b·max(1, √(kAutoMuKnee/μ_train))/√n with the whole training budget, for
 // T = max(kAutoMinIterations, ⌈kAutoIterationsPerMu·μ_train⌉) iterations up to kAutoMaxIterations.
 // Over 10 public tables at ε ∈ {0.5, 1, 2} it beats Iter, which pays for its choice among
 // ~10 margins with μ/√(2m) per run (docs/ACCURACY.md).
