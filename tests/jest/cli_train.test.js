@@ -16,6 +16,22 @@ const slice = (from, to) => ({
 writeFileSync(trainCsv, toCsv(slice(0, 1500)));
 writeFileSync(testCsv, toCsv(slice(1500, 2000)));
 
+test("a plan with too little data is said on stderr before training; --quiet hides it", () => {
+  // 10 rows × 50 columns at ε = 0.05: the core's advice says "too little data" (its golden case).
+  const small = join(dir, "small.csv");
+  const header = [...Array(50).keys()].map((j) => `x${j}`).join(",") + ",label\n";
+  const rows = [...Array(10).keys()].map((i) => [...Array(50).keys()].map((j) => ((i * 7 + j * 3) % 11) / 10).join(",") + `,${i % 2}\n`);
+  writeFileSync(small, header + rows.join(""));
+  const base = ["train", small, "--label", "label", "--epsilon", "0.05", "--delta", "1e-6", "--max-iterations", "20"];
+  const r = cli(...base);
+  expect(r.code).toBe(0);
+  const said = r.stderr.split("\n").filter((l) => l.startsWith("dpmargin: plan verdict: "));
+  expect(said).toHaveLength(1);
+  expect(said[0]).toMatch(/^dpmargin: plan verdict: too little data — /);
+  expect(r.stdout).toContain(said[0].replace("dpmargin: ", ""));  // the summary repeats it
+  expect(cli(...base, "--quiet").stderr).not.toContain("plan verdict");
+});
+
 test("train --json prints the report of SPEC §5.2", () => {
   // The rows are unit vectors around the origin already: min–max ranges would only shift them
   // (private ranges are the default for raw-unit tables; docs/ACCURACY.md).

@@ -320,6 +320,11 @@ async function trainCommand(dp: DpMargin, argv: string[]): Promise<void> {
     trained = await dp.trainCsv(csvFile(files[0]),
       { ...csv, ...(progress.enabled ? { onProgress: (p) => progress.reading(files[0], p) } : {}) },
       { ...options, ...(ledger ? { ledger } : {}),
+        // A plan with too little data is said before training starts (stderr), so that a long
+        // run can be stopped; the summary repeats it (as it does a "marginal" one).
+        ...(v.quiet ? {} : { onPlan: (plan: Plan) => {
+          if (plan.advice.verdict === "too little data") progress.note(`dpmargin: plan ${adviceLine(plan)}`);
+        } }),
         ...(progress.enabled ? { onProgress: (p: TrainProgress) => progress.training(p) } : {}) } as unknown as Parameters<DpMargin["trainCsv"]>[2]);
   } finally {
     // A run the ledger recorded stays recorded, whether it finished or not (the data were read).

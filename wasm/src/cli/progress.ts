@@ -108,6 +108,12 @@ export class Progress {
     bar.update(Math.round(1000 * p.fraction), payload);
   }
 
+  /** A line on the progress stream between bars (the current bar is finished first). */
+  note(line: string): void {
+    this.done();
+    this.#stream.write(line.endsWith("\n") ? line : line + "\n");
+  }
+
   /** Finish the current bar (its last state stays on its own line). */
   done(): void {
     if (!this.#bar) return;
