@@ -1,7 +1,8 @@
 // Speed of the CSV engine (core/src/data/csv): pass 1 (scan) and pass 2 (fill) over an
 // in-memory CSV fed in chunks, as the wasm module will be fed by the streaming reader. Built
 // natively and with em++ by bench/csv_parse/run.sh; prints one JSON line per repetition.
-//   csv_bench [mb=100] [table=numeric|mixed] [chunk=65536] [reps=3]
+//   csv_bench [mb=100] [table=numeric|mixed] [chunk=65536] [reps=3] [file=PATH]
+// file=PATH parses that CSV instead of a generated table (e.g. a wide benchmark table).
 // numeric: the table of bench/csv_memory (50 features in [-1, 1] with 6 decimals, a 0/1
 // label); mixed: 20 numeric columns, 5 short text columns (some quoted), NA cells, a label.
 #include <chrono>
@@ -112,8 +113,20 @@ int main(int argc, char** argv) {
   const std::size_t target = static_cast<std::size_t>(std::stod(o["mb"]) * 1e6);
   const std::size_t chunk = std::stoul(o["chunk"]);
   std::size_t rows = 0;
-  const std::string text =
-      o["table"] == "mixed" ? mixedTable(target, rows) : numericTable(target, rows);
+  std::string text;
+  if (o.count("file")) {
+    std::FILE* f = std::fopen(o["file"].c_str(), "rb");
+    if (!f) {
+      std::fprintf(stderr, "cannot read %s\n", o["file"].c_str());
+      return 2;
+    }
+    char buf[1 << 16];
+    for (std::size_t got; (got = std::fread(buf, 1, sizeof buf, f)) > 0;) text.append(buf, got);
+    std::fclose(f);
+    o["table"] = o["file"];
+  } else {
+    text = o["table"] == "mixed" ? mixedTable(target, rows) : numericTable(target, rows);
+  }
 #ifdef __EMSCRIPTEN__
   const char* where = "wasm";
 #else

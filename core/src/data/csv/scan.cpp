@@ -73,8 +73,7 @@ constexpr std::size_t kSampleValueBytes = 1024;
 
 struct ColumnState {
   ColumnSummary summary;  // counts and first cells; distinct values are built at the end
-  StringTable distinct;
-  std::vector<std::uint64_t> counts;
+  StringTable distinct;  // the distinct values and their counts
   bool capped = false;
 };
 
@@ -158,7 +157,7 @@ class ScanSink {
       s.distinct.reserve(c.distinct.size());
       for (std::size_t k = 0; k < c.distinct.size(); ++k) {
         const std::string key = c.distinct.key(k);
-        s.distinct.push_back({toUtf8(key.data(), key.data() + key.size(), encoding_), c.counts[k]});
+        s.distinct.push_back({toUtf8(key.data(), key.data() + key.size(), encoding_), c.distinct.count(k)});
       }
       s.distinctCapped = c.capped;
       if (!c.capped) s.distinctRows = rows_;
@@ -202,11 +201,7 @@ class ScanSink {
     if (c.capped) return;
     const std::size_t n = static_cast<std::size_t>(e - b);
     const std::uint64_t hash = hashBytes(b, n);
-    const std::int64_t code = c.distinct.find(b, n, hash);
-    if (code >= 0) {
-      ++c.counts[static_cast<std::size_t>(code)];
-      return;
-    }
+    if (c.distinct.bump(b, n, hash)) return;
     if (c.distinct.size() >= options_.distinctCap ||
         c.distinct.bytes() + n > options_.distinctBytes ||
         distinctBytes_ + n > options_.distinctTotalBytes) {
@@ -215,7 +210,6 @@ class ScanSink {
       return;
     }
     c.distinct.insert(b, n, hash);
-    c.counts.push_back(1);
     distinctBytes_ += n;
   }
 
