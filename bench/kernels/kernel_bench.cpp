@@ -154,7 +154,8 @@ int main(int argc, char** argv) {
       }
     }
   }
-  for (const auto& [n, k] : shapes) {
+  for (const auto& shape : shapes) {
+    const std::size_t n = shape.first, k = shape.second;  // not a structured binding: clang 14 cannot capture one
     const Data d = makeData(n, k, rng);
     const ClippedRows rows = d.rows();
     for (std::size_t m : ms) {
@@ -185,15 +186,23 @@ int main(int argc, char** argv) {
       double diff = (outOld - outNew).norm() / std::max(1e-300, outOld.norm());
       if (!runOld || !runNew || !std::isfinite(diff)) diff = -1;  // not compared
       const double units = double(n) * double(k) * double(m);
+      // Flops: 2 per row·column·candidate for the margin (mul + add), 2 more where the row is
+      // active (gradient mul + add). Candidate j is active on a fraction `level` of the rows
+      // (makeCandidates): the mean over j is 0.6 for the default spread.
+      const double activeMean = active >= 0 ? std::min(1.0, active) : 0.6;
+      const double flopsPerUnit = 2.0 + 2.0 * activeMean;
+      const double bytes = double(n) * double(k) * 4.0;  // the rows, read once per call
       for (int which = 0; which < 2; ++which) {
         if (!(which ? runNew : runOld)) continue;
         const Timing t = which ? tNew : tOld;
         std::printf(
             "{\"platform\":\"%s\",\"kernel\":\"%s\",\"n\":%zu,\"k\":%zu,\"m\":%zu,"
             "\"seconds\":%.6e,\"minSeconds\":%.6e,\"nsPerUnit\":%.5f,\"minNsPerUnit\":%.5f,"
-            "\"relDiffOldNew\":%.2e}\n",
+            "\"relDiffOldNew\":%.2e,\"gflops\":%.3f,\"maxGflops\":%.3f,\"gbps\":%.3f,"
+            "\"maxGbps\":%.3f}\n",
             kPlatform, which ? "new" : "old", n, k, m, t.median, t.min, t.median * 1e9 / units,
-            t.min * 1e9 / units, diff);
+            t.min * 1e9 / units, diff, units * flopsPerUnit / t.median / 1e9,
+            units * flopsPerUnit / t.min / 1e9, bytes / t.median / 1e9, bytes / t.min / 1e9);
       }
       std::fflush(stdout);
     }
