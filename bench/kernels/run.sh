@@ -19,7 +19,7 @@ mkdir -p build-kernels-wasm
 echo '{"type":"commonjs"}' >build-kernels-wasm/package.json   # the repo is "type": "module"
 em++ -std=c++17 -O3 -DNDEBUG -ffp-contract=off -DEIGEN_MPL2_ONLY -msimd128 -msse4.2 -fgnuc-version=5.13 \
   -isystem wasm/shim -isystem /usr/include/eigen3 -Icore/include \
-  bench/kernels/kernel_bench.cpp bench/kernels/old_kernels.cpp core/src/learn/kernels.cpp \
+  bench/kernels/kernel_bench.cpp bench/kernels/old_kernels.cpp bench/kernels/tiled_kernels.cpp core/src/learn/kernels.cpp \
   core/src/learn/noisy_gd.cpp core/src/error.cpp core/src/random/{chacha20,gaussian,generator,uniform,gamma_poisson}.cpp \
   -Icore/src \
   -sENVIRONMENT=node -sSINGLE_FILE=1 -sALLOW_MEMORY_GROWTH=1 -sINITIAL_MEMORY=64MB -o build-kernels-wasm/kernel_bench.js
