@@ -2,7 +2,8 @@
 // against the new one (core/src/learn/kernels.cpp, through its two entry points), on synthetic
 // rows of the benchmark shapes. Built natively (build-bench/bench/kernel_bench) and with em++
 // for Node (bench/kernels/run.sh); one JSON object per line on stdout.
-// Usage: kernel_bench [reps=5] [m=M] [kernel=old|new] [active=F] [shape=NxK …]
+// Usage: kernel_bench [reps=5] [m=M] [kernel=old|new|tiled] [active=F] [shape=NxK …]
+// (kernel=tiled: the register-tiled variant in tiled_kernels.cpp instead of the new kernel)
 // (active=F: every candidate active on a fraction F of rows; default a spread 0.3–0.9)
 #include <Eigen/Core>
 #include <algorithm>
@@ -18,6 +19,7 @@
 #include "dpmargin/learn/kernels.hpp"
 #include "dpmargin/learn/noisy_gd.hpp"
 #include "old_kernels.hpp"
+#include "tiled_kernels.hpp"
 
 using dpmargin::learn::ClippedRows;
 
@@ -151,10 +153,12 @@ int main(int argc, char** argv) {
         dpmargin::bench::old::batchedGradients(d.rows(), c, w, margins, coefficients, block, out);
         std::vector<double> comp(d.k * m);
         dpmargin::learn::kernels::hingeGradients(d.rows(), c.data(), w.data(), d.k, m, block.data(), comp.data(), out.data());
+        dpmargin::bench::tiled::hingeGradients(d.rows(), c.data(), w.data(), d.k, m, block.data(), comp.data(), out.data());
       }
     }
   }
-  for (const auto& [n, k] : shapes) {
+  for (const auto& shape : shapes) {
+    const std::size_t n = shape.first, k = shape.second;  // not a structured binding: clang 14 cannot capture one
     const Data d = makeData(n, k, rng);
     const ClippedRows rows = d.rows();
     for (std::size_t m : ms) {
@@ -168,32 +172,45 @@ int main(int argc, char** argv) {
       Eigen::VectorXf scratch(ki), w0 = w.col(0);
       Eigen::VectorXd g(ki);
       Timing tOld{0, 0}, tNew{0, 0};
-      const bool runOld = only != "new", runNew = only != "old";
+      const bool tiled = only == "tiled";
+      const bool runOld = only != "new" && !tiled, runNew = only != "old";
       if (m == 1) {
         if (runOld) tOld = timeIt(reps, [&] { dpmargin::bench::old::hingeGradientSum(rows, c[0], w0, scratch, g); });
         outOld = g;
-        if (runNew) tNew = timeIt(reps, [&] { dpmargin::learn::hingeGradientSum(rows, c[0], w0, scratch, g); });
+        if (runNew && !tiled) tNew = timeIt(reps, [&] { dpmargin::learn::hingeGradientSum(rows, c[0], w0, scratch, g); });
+        if (runNew && tiled) tNew = timeIt(reps, [&] {
+          dpmargin::bench::tiled::hingeGradients(rows, c.data(), w0.data(), k, 1, scratch.data(), comp.data(), g.data());
+        });
         outNew = g;
       } else {
         if (runOld) tOld = timeIt(reps, [&] {
           dpmargin::bench::old::batchedGradients(rows, c, w, margins, coefficients, block, outOld);
         });
         if (runNew) tNew = timeIt(reps, [&] {
-          dpmargin::learn::kernels::hingeGradients(rows, c.data(), w.data(), k, m, block.data(), comp.data(), outNew.data());
+          (tiled ? dpmargin::bench::tiled::hingeGradients : dpmargin::learn::kernels::hingeGradients)(
+              rows, c.data(), w.data(), k, m, block.data(), comp.data(), outNew.data());
         });
       }
       double diff = (outOld - outNew).norm() / std::max(1e-300, outOld.norm());
       if (!runOld || !runNew || !std::isfinite(diff)) diff = -1;  // not compared
       const double units = double(n) * double(k) * double(m);
+      // Flops: 2 per row·column·candidate for the margin (mul + add), 2 more where the row is
+      // active (gradient mul + add). Candidate j is active on a fraction `level` of the rows
+      // (makeCandidates): the mean over j is 0.6 for the default spread.
+      const double activeMean = active >= 0 ? std::min(1.0, active) : 0.6;
+      const double flopsPerUnit = 2.0 + 2.0 * activeMean;
+      const double bytes = double(n) * double(k) * 4.0;  // the rows, read once per call
       for (int which = 0; which < 2; ++which) {
         if (!(which ? runNew : runOld)) continue;
         const Timing t = which ? tNew : tOld;
         std::printf(
             "{\"platform\":\"%s\",\"kernel\":\"%s\",\"n\":%zu,\"k\":%zu,\"m\":%zu,"
             "\"seconds\":%.6e,\"minSeconds\":%.6e,\"nsPerUnit\":%.5f,\"minNsPerUnit\":%.5f,"
-            "\"relDiffOldNew\":%.2e}\n",
-            kPlatform, which ? "new" : "old", n, k, m, t.median, t.min, t.median * 1e9 / units,
-            t.min * 1e9 / units, diff);
+            "\"relDiffOldNew\":%.2e,\"gflops\":%.3f,\"maxGflops\":%.3f,\"gbps\":%.3f,"
+            "\"maxGbps\":%.3f}\n",
+            kPlatform, which ? (tiled ? "tiled" : "new") : "old", n, k, m, t.median, t.min, t.median * 1e9 / units,
+            t.min * 1e9 / units, diff, units * flopsPerUnit / t.median / 1e9,
+            units * flopsPerUnit / t.min / 1e9, bytes / t.median / 1e9, bytes / t.min / 1e9);
       }
       std::fflush(stdout);
     }

@@ -168,5 +168,77 @@ TEST(GradientKernel, NoActiveRowGivesZeroAndEmptyInputIsZero) {
   EXPECT_TRUE((out.array() == 0.0).all());
 }
 
+// Per-candidate skipping of inactive rows, exactly: with w_j = e_t (a unit vector) the margin
+// is z_it exactly, so the active set of each candidate is known in float, and its gradient is
+// the float sum of y s z over those rows in row order per 128-row block, Kahan-added in double
+// — computed here directly. Candidates with very different activity share one call (none,
+// a few rows per sub-block, about half, all), so most rows are active for one and skipped for
+// another.
+TEST(GradientKernel, SkipsInactiveRowsPerCandidateExactly) {
+  std::mt19937_64 rng(18);
+  std::normal_distribution<float> normal;
+  std::uniform_real_distribution<float> unit;
+  for (std::size_t k : {3, 37, 40, 130}) {
+    const std::size_t n = 1000, m = 6, stride = k + 1;
+    std::vector<float> z(n * stride), s(n);
+    std::vector<std::int8_t> y(n);
+    for (auto& v : z) v = normal(rng);
+    for (auto& v : s) v = unit(rng) < 0.3f ? unit(rng) : 1.0f;
+    for (auto& v : y) v = unit(rng) < 0.5f ? 1 : -1;
+    const ClippedRows rows{z.data(), stride, s.data(), y.data(), n, k};
+    Eigen::MatrixXf w = Eigen::MatrixXf::Zero(Eigen::Index(k), Eigen::Index(m));
+    const double c[m] = {-1e30, -1.5, 0.01, 1e30, -0.3, 2.0};  // none, ~5 %, ~half, all, …
+    for (std::size_t j = 0; j < m; ++j) w(Eigen::Index(j % k), Eigen::Index(j)) = 1.0f;
+    const auto ki = static_cast<Eigen::Index>(k), mi = static_cast<Eigen::Index>(m);
+    Eigen::MatrixXf block(ki, mi);
+    Eigen::MatrixXd got(ki, mi);
+    std::vector<double> compensation(k * m);
+    kernels::hingeGradients(rows, c, w.data(), k, m, block.data(), compensation.data(), got.data());
+    for (std::size_t j = 0; j < m; ++j) {
+      const std::size_t e = j % k;
+      std::vector<double> want(k, 0.0), comp(k, 0.0);
+      std::size_t active = 0;
+      for (std::size_t b = 0; b < n; b += kernels::kRowsPerBlock) {
+        std::vector<float> g(k, 0.0f);
+        bool any = false;
+        for (std::size_t i = b; i < std::min(n, b + kernels::kRowsPerBlock); ++i) {
+          const float ys = float(y[i]) * s[i];
+          const float margin = ys * z[i * stride + e];
+          if (!(margin < float(c[j])) || ys == 0.0f) continue;
+          any = true;
+          ++active;
+          for (std::size_t t = 0; t < k; ++t) {
+            const float product = ys * z[i * stride + t];
+            g[t] = g[t] + product;
+          }
+        }
+        if (!any) continue;
+        for (std::size_t t = 0; t < k; ++t) {
+          const double v = double(g[t]) - comp[t], sum = want[t] + v;
+          comp[t] = (sum - want[t]) - v;
+          want[t] = sum;
+        }
+      }
+      if (j == 0) {
+        EXPECT_EQ(active, 0u);
+      } else if (j == 3) {
+        EXPECT_EQ(active, n);
+      } else if (j == 1) {
+        EXPECT_LT(active, n / 10);
+      }
+      for (std::size_t t = 0; t < k; ++t) {
+        const double expected = want[t] * (-1.0 / c[j]);
+        EXPECT_EQ(got(Eigen::Index(t), Eigen::Index(j)), expected)
+            << "k " << k << " candidate " << j << " (" << active << " active rows) at " << t;
+      }
+      // And the single-candidate entry point gives the same column.
+      Eigen::VectorXf wj = w.col(Eigen::Index(j)), scratch(ki);
+      Eigen::VectorXd single(ki);
+      hingeGradientSum(rows, c[j], wj, scratch, single);
+      EXPECT_EQ(single, got.col(Eigen::Index(j))) << "k " << k << " candidate " << j;
+    }
+  }
+}
+
 }  // namespace
 }  // namespace dpmargin::learn
