@@ -548,8 +548,8 @@ function markdown({ meta, summary, ratios, iterations, progress, ceilings, e2e, 
     ? `what they resolve to (\`dp.planFor\` with only ε and δ, read from dist/ — nothing is hard-coded): ` +
       [...new Set(plans.map(([, p]) => (p.error ? `error: ${p.error}` : `selector ${p.selector}, calibration ${p.calibration}, ${p.candidates} candidate${p.candidates === 1 ? "" : "s"}, maxIterations cap ${p.maxIterations}`)))].join("; ") +
       `; iterations run per table: ${plans.map(([t, p]) => `${t} ${p.iterationsRun?.join("/") ?? "–"}`).join(", ")}`
-    : `maxIterations = ${meta.defaultMaxIterations}`;
-  L.push(`Full M* training with the package defaults (${planText}), ε = ${meta.epsilon}, δ = ${meta.delta}` +
+    : null;
+  L.push(`Full M* training with the package defaults${planText ? ` (${planText})` : ""}, ε = ${meta.epsilon}, δ = ${meta.delta}` +
     `${meta.defaultMaxIterations !== null && meta.defaultMaxIterations !== undefined ? `, maxIterations = ${meta.defaultMaxIterations} (the package default)` : ", maxIterations not passed (the core resolves it)"}` +
     `${meta.tenX && !meta.tenXSkipped ? "; also 10× natively on the real tables" : ""}. ` +
     `Seeded runs (seed${meta.seeds.length > 1 ? "s" : ""} ${meta.seeds.join(", ")}): deterministic, **not private** — fine for timing. ` +
