@@ -60,7 +60,7 @@ async function trainOnce(extra = {}) {
   const t0 = now();
   const cpu = process.cpuUsage();
   const result = await dp.trainCsv(csvFile(join(dataDir, `${t.name}_train.csv`)),
-    { label: "label", onProgress: (p) => { if (p.pass === 2) loaded = now(); } }, opts);
+    { label: "label", onProgress: (p) => { if (p.pass === 2 || p.pass === "fill") loaded = now(); } }, opts);
   const t2 = now();
   const c = process.cpuUsage(cpu);
   return { result, loadSeconds: (loaded - t0) / 1000, trainSeconds: (t2 - loaded) / 1000, totalSeconds: (t2 - t0) / 1000,

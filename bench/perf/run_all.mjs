@@ -257,9 +257,9 @@ const record = (table, env, iterations, seed, r) => {
     maxIterations: r.maxIterations ?? null, seed };
   if (row.status === "ok" && row.n && row.d) row.dataBytes = dataBytes(row);
   runs.push(row);
-  const acc = row.testAccuracy !== undefined ? ` acc=${row.testAccuracy.toFixed(4)}` : "";
+  const acc = Number.isFinite(row.testAccuracy) ? ` acc=${row.testAccuracy.toFixed(4)}` : "";
   log(`${table.name} ${env} ${iterations} T≤${row.maxIterations} seed=${seed}: ${row.status}` +
-    (row.status === "ok" && row.trainSeconds !== undefined ? ` train=${row.trainSeconds.toFixed(2)}s${acc}` : "") +
+    (row.status === "ok" && Number.isFinite(row.trainSeconds) ? ` train=${row.trainSeconds.toFixed(2)}s${acc}` : "") +
     (row.status !== "ok" ? ` ${(row.error ?? "").slice(0, 160)}` : ""));
 };
 
