@@ -568,6 +568,8 @@ function markdown({ meta, summary, ratios, iterations, progress, ceilings, e2e, 
   if (e2e?.summary?.length) {
     const r2 = (x) => f(x, 2);
     L.push("## End to end against the Opacus peer", "");
+    L.push("Tables: the census-sized one is **mpls_stops** (34910 × 121 after one-hot encoding: the shape of the Adult census table, ~32.5k × ~100 after one-hot; " +
+      "cps1988, the Current Population Survey extract, has 22524 rows but 9 columns, so it would measure start-up more than the work) and the 784-wide one is **fashion_mnist** (12000 × 784).", "");
     L.push(`CSV files → trained model + test accuracy, ${meta.reps} repetitions per cell (medians; accuracy the mean), the environments interleaved within each repetition. ` +
       "**dpmargin** with the package defaults (only ε, δ and the label column given; unseeded, as a user runs it): " +
       "*CLI* = the whole `node dist/cli.js train TRAIN.csv --label label --test TEST.csv --epsilon 1 --delta 1e-5 --out MODEL --json --quiet` process " +
