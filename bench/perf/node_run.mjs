@@ -15,7 +15,7 @@ import { load, csvFile } from "../../dist/node.js";
 import * as chunked from "../../dist/train/chunked.js";
 import { readLocalTable } from "../../dist/csv/table.js";
 import { generate, checksum } from "./synthetic.mjs";
-import { trainOptions, accuracy } from "./run_common.mjs";
+import { trainOptions, accuracy, passTimer } from "./run_common.mjs";
 
 const repo = fileURLToPath(new URL("../../", import.meta.url));
 const cfg = JSON.parse(process.argv[2]);
@@ -55,16 +55,16 @@ async function trainOnce(extra = {}) {
   }
   // Real table: the package's streaming CSV path (the table exists once, in wasm memory). The
   // last pass-2 CSV progress event marks the end of loading; training = the rest of trainCsv.
-  let loaded = NaN;
   out.rssDataKb = out.rssLoadedKb;  // the table exists only in wasm memory
   const t0 = now();
+  const passes = passTimer(t0);
   const cpu = process.cpuUsage();
-  const result = await dp.trainCsv(csvFile(join(dataDir, `${t.name}_train.csv`)),
-    { label: "label", onProgress: (p) => { if (p.pass === 2 || p.pass === "fill") loaded = now(); } }, opts);
+  const result = await dp.trainCsv(csvFile(join(dataDir, `${t.name}_train.csv`)), { label: "label", onProgress: passes.onProgress }, opts);
   const t2 = now();
   const c = process.cpuUsage(cpu);
+  const loaded = passes.lastEnd();
   return { result, loadSeconds: (loaded - t0) / 1000, trainSeconds: (t2 - loaded) / 1000, totalSeconds: (t2 - t0) / 1000,
-    cpuSeconds: (c.user + c.system) / 1e6, progressCalls: calls };
+    csvPassSeconds: passes.seconds(), cpuSeconds: (c.user + c.system) / 1e6, progressCalls: calls };
 }
 
 async function testAccuracy(model) {
@@ -83,7 +83,7 @@ try {
     const wasmMemoryBytes = dp.memoryBytes;
     Object.assign(out, {
       n: r.result.report.plan.n, d: r.result.report.plan.d - 1, loadSeconds: r.loadSeconds, trainSeconds: r.trainSeconds,
-      totalSeconds: r.totalSeconds, cpuSeconds: r.cpuSeconds, reportElapsedSeconds: r.result.local?.elapsedMs / 1000,
+      totalSeconds: r.totalSeconds, csvPassSeconds: r.csvPassSeconds ?? null, cpuSeconds: r.cpuSeconds, reportElapsedSeconds: r.result.local?.elapsedMs / 1000,
       selectedMargin: r.result.report.selectedMargin, candidates: r.result.report.candidates.length,
       maxIterations: r.result.report.plan.maxIterations, selector: r.result.report.plan.selector,
       peakRssTrainKb, wasmMemoryBytes,
@@ -93,21 +93,22 @@ try {
   } else if (cfg.mode === "csvParse") {
     // Both passes of the CSV reader over one file; bytes ÷ wall seconds = throughput.
     const t0 = now();
+    const passes = passTimer(t0);
     const cpu = process.cpuUsage();
     let rows, width;
     if (cfg.reader === "readCsv") {
-      const table = await dp.readCsv(csvFile(cfg.path), { label: "label" });
+      const table = await dp.readCsv(csvFile(cfg.path), { label: "label", onProgress: passes.onProgress });
       rows = table.labels.length;
       width = table.columns;
     } else {
-      const { dataset } = await readLocalTable(dp.core, csvFile(cfg.path), { label: "label" });
+      const { dataset } = await readLocalTable(dp.core, csvFile(cfg.path), { label: "label", onProgress: passes.onProgress });
       ({ rows, stride: width } = dataset.shape().value);
       dataset.release();
       dataset.delete();
     }
     const seconds = (now() - t0) / 1000;
     const c = process.cpuUsage(cpu);
-    Object.assign(out, { mode: "csvParse", reader: cfg.reader ?? "stream", rows, width, parseSeconds: seconds,
+    Object.assign(out, { mode: "csvParse", reader: cfg.reader ?? "stream", rows, width, parseSeconds: seconds, csvPassSeconds: passes.seconds(),
       cpuSeconds: (c.user + c.system) / 1e6, peakRssKb: maxRssKb(), wasmMemoryBytes: dp.memoryBytes });
   } else {
     // Progress overhead: A = default chunking (~40 ms) + an onProgress callback; B = as few

@@ -342,9 +342,10 @@ for (const table of tables.filter((t) => t.kind === "real")) {
 if (e2eEnvs.length) {
   for (let rep = 1; rep <= reps; rep++) {
     for (const table of tables.filter((t) => t.kind === "real")) {
+      const loadAverage1 = Number(readFileSync("/proc/loadavg", "utf8").split(" ")[0]);
       for (const env of e2eEnvs) {
         const r = env === "cli" ? runCliE2E(table) : env === "chromium" ? runChromiumE2E(table) : runPeer(table, rep - 1);
-        const row = { ...r, table: table.name, env, rep };
+        const row = { ...r, table: table.name, env, rep, loadAverage1 };
         e2e.push(row);
         log(`e2e ${table.name} ${env} rep ${rep}: ${row.status}` + (row.status === "ok"
           ? ` ${row.wallSeconds.toFixed(2)} s wall, ${row.cpuSeconds?.toFixed(2)} s CPU${row.trainSeconds !== undefined ? `, training ${row.trainSeconds.toFixed(2)} s` : ""}, acc=${row.testAccuracy?.toFixed(4)}`
@@ -479,7 +480,7 @@ for (const table of tables.filter((t) => t.kind === "real")) {
       table: table.name, env, status: "ok", reps: ok.length, n: ok[0].n, d: ok[0].d,
       wallSeconds: med("wallSeconds"), cpuSeconds: med("cpuSeconds"), trainSeconds: med("trainSeconds"),
       peakRssBytes: med("peakRssKb") * 1024, testAccuracy: mean(ok.map((r) => r.testAccuracy)),
-      wallSecondsAll: ok.map((r) => r.wallSeconds),
+      wallSecondsAll: ok.map((r) => r.wallSeconds), loadAverage1All: ok.map((r) => r.loadAverage1 ?? null),
       ...(env === "chromium" ? { browserSeconds: med("browserSeconds"), wasmLoadSeconds: med("wasmLoadSeconds"), testSeconds: med("testSeconds") } : {}),
       ...(env === "opacus" ? { peerProcessSeconds: med("peerProcessSeconds"), peerEpsilon: ok[0].peerEpsilon, peerDelta: ok[0].peerDelta, epochs: ok[0].epochs, batch: ok[0].batch } : { selector: ok[0].selector, maxIterations: ok[0].maxIterations, seeded: ok[0].seeded }),
     });
@@ -510,10 +511,26 @@ for (const env of ["node", "chromium"]) {
     if (!ok.length) { csvSummary.push({ env, reader, status: rs[0].status, error: rs[0].error }); continue; }
     const bytes = ok[0].bytes;
     const sec = median(ok.map((r) => r.parseSeconds)), cpu = median(ok.map((r) => r.cpuSeconds));
+    const pass = (name) => median(ok.map((r) => r.csvPassSeconds?.[name] ?? NaN));
     csvSummary.push({ env, reader, status: "ok", reps: ok.length, bytes, rows: ok[0].rows, parseSeconds: sec, cpuSeconds: cpu,
       mbPerSecond: bytes / 1e6 / sec, mbPerCpuSecond: bytes / 1e6 / cpu, mbPerSecondAll: ok.map((r) => bytes / 1e6 / r.parseSeconds),
       peakMemoryBytes: median(ok.map((r) => (env === "node" ? r.peakRssKb : r.rendererPeakRssKb))) * 1024,
-      wasmMemoryBytes: median(ok.map((r) => r.wasmMemoryBytes)), targetMet: bytes / 1e6 / sec >= 100 });
+      wasmMemoryBytes: median(ok.map((r) => r.wasmMemoryBytes)), targetMet: bytes / 1e6 / sec >= 100,
+      scanSeconds: pass("scan"), fillSeconds: pass("fill") });
+  }
+}
+
+// The CSV passes inside trainCsv on the real tables (Node and Chromium training runs).
+const csvPasses = [];
+for (const table of tables.filter((t) => t.kind === "real")) {
+  const file = join(dataDir, `${table.name}_train.csv`);
+  const bytes = existsSync(file) ? statSync(file).size : null;
+  for (const env of ["node", "chromium"]) {
+    const ok = runs.filter((r) => r.table === table.name && r.env === env && iterationsOf(r) === "default" && r.status === "ok" && r.csvPassSeconds);
+    if (!ok.length) continue;
+    const pass = (name) => median(ok.map((r) => r.csvPassSeconds[name] ?? NaN));
+    csvPasses.push({ table: table.name, env, bytes, runs: ok.length, scanSeconds: pass("scan"), countSeconds: pass("count"), fillSeconds: pass("fill"),
+      loadSeconds: median(ok.map((r) => r.loadSeconds)), trainSeconds: median(ok.map((r) => r.trainSeconds)) });
   }
 }
 
@@ -525,7 +542,7 @@ meta.twoWorkers = twoWorkers;
 meta.realTables = Object.fromEntries(realMeta.filter((m) => tables.some((t) => t.name === m.name))
   .map((m) => [m.name, { rows_train: m.rows_train, rows_test: m.rows_test, columns: m.columns, sha256_train: m.sha256_train }]));
 const out = { meta, summary, ratios, iterations, progress, ceilings,
-  e2e: { summary: e2eSummary, ratios: e2eRatios, runs: e2e }, csvParse: { file: csvFileInfo, summary: csvSummary, runs: csvParse }, runs };
+  e2e: { summary: e2eSummary, ratios: e2eRatios, runs: e2e }, csvParse: { file: csvFileInfo, summary: csvSummary, passes: csvPasses, runs: csvParse }, runs };
 mkdirSync("bench/results", { recursive: true });
 writeFileSync("bench/results/perf.json", `${JSON.stringify(out, null, 1)}\n`);
 writeFileSync("docs/BENCHMARKS.md", markdown(out));
@@ -583,13 +600,13 @@ function markdown({ meta, summary, ratios, iterations, progress, ceilings, e2e, 
       "one thread (`torch.set_num_threads(1)`, OMP/MKL/OpenBLAS = 1). Its *whole process* = Python start to the printed accuracy (`/usr/bin/time`); its *fit* = the script's own `train_seconds` " +
       "(`make_private`, the DP-SGD epochs and the test predictions; after imports, CSV reading, preprocessing and noise calibration). " +
       `Peak memory: the process's peak RSS (CLI, Python) / the renderer's VmHWM (Chromium). Load average at start ${meta.machine.loadAverageAtStart?.split(" ").slice(0, 3).join(" ")}, at end ${meta.loadAverageAtEnd?.split(" ").slice(0, 3).join(" ") ?? "–"} on ${meta.machine.nproc} cores: a shared machine, so read the CPU seconds next to the wall seconds.`, "");
-    L.push("| table | n × d | env | end to end s (median) | CPU s | in-library s | peak MB | test acc % | end to end s per repetition | notes |", "|---|---|---|---|---|---|---|---|---|---|");
+    L.push("| table | n × d | env | end to end s (median) | CPU s | in-library s | peak MB | test acc % | end to end s per repetition (1-min load average at its start) | notes |", "|---|---|---|---|---|---|---|---|---|---|");
     for (const x of e2e.summary) {
       if (x.status !== "ok") { L.push(`| ${x.table} | | ${x.env} | ${x.status}: ${(x.error ?? "").slice(0, 120)} | | | | | | |`); continue; }
       const notes = x.env === "opacus" ? `whole Python process; in-library = the fit; run at ε = ${f(x.peerEpsilon, 3)}, δ = ${x.peerDelta?.toPrecision(3)} add/remove`
         : x.env === "chromium" ? `page-timed; wasm load ${f(x.wasmLoadSeconds)} s, test pass ${f(x.testSeconds)} s, browser launch → accuracy ${f(x.browserSeconds)} s; ${x.selector}, T ≤ ${x.maxIterations}`
         : `whole process; ${x.selector}, T ≤ ${x.maxIterations}${x.seeded ? ", seeded" : ""}`;
-      L.push(`| ${x.table} | ${x.n} × ${x.d} | ${x.env} | ${r2(x.wallSeconds)} | ${r2(x.cpuSeconds)} | ${r2(x.trainSeconds)} | ${mb(x.peakRssBytes)} | ${pct(x.testAccuracy)} | ${x.wallSecondsAll.map((w) => r2(w)).join(", ")} | ${notes} |`);
+      L.push(`| ${x.table} | ${x.n} × ${x.d} | ${x.env} | ${r2(x.wallSeconds)} | ${r2(x.cpuSeconds)} | ${r2(x.trainSeconds)} | ${mb(x.peakRssBytes)} | ${pct(x.testAccuracy)} | ${x.wallSecondsAll.map((w, i) => `${r2(w)}${Number.isFinite(x.loadAverage1All?.[i]) ? ` (${x.loadAverage1All[i].toFixed(1)})` : ""}`).join(", ")} | ${notes} |`);
     }
     L.push("");
     L.push("Ratios dpmargin ÷ Opacus, from the medians above (target: end to end ≤ 0.5× one Opacus fit):", "");
@@ -607,10 +624,21 @@ function markdown({ meta, summary, ratios, iterations, progress, ceilings, e2e, 
       "(both passes; `readLocalTable` of dist/csv/table.js); *readCsv* = the public `dp.readCsv` (the same reader, then the table copied into JavaScript typed arrays). " +
       "Node: `csvFile(path)`; Chromium: a File from the page's file input (`setInputFiles`), read in a module worker. MB = 10⁶ bytes; MB/s from the median wall time, " +
       "MB per CPU second from the median CPU time (Node: the process; Chromium: all its processes). Peak memory: Node — the process's `maxRSS` (Node itself included); Chromium — the renderer's VmHWM. Target: ≥ 100 MB/s.", "");
-    L.push("| env | reader | MB/s (median) | MB/s per repetition | MB per CPU s | wall s | peak MB | wasm MB | ≥ 100 MB/s |", "|---|---|---|---|---|---|---|---|---|");
+    L.push("| env | reader | MB/s (median) | MB/s per repetition | MB per CPU s | wall s | scan pass MB/s | fill pass MB/s | peak MB | wasm MB | ≥ 100 MB/s |", "|---|---|---|---|---|---|---|---|---|---|---|");
     for (const x of csvParse.summary) {
       if (x.status !== "ok") { L.push(`| ${x.env} | ${x.reader} | ${x.status}: ${(x.error ?? "").slice(0, 120)} | | | | | | |`); continue; }
-      L.push(`| ${x.env} | ${x.reader} | ${f(x.mbPerSecond, 0)} | ${x.mbPerSecondAll.map((v) => f(v, 0)).join(", ")} | ${f(x.mbPerCpuSecond, 0)} | ${f(x.parseSeconds)} | ${mb(x.peakMemoryBytes)} | ${mb(x.wasmMemoryBytes)} | ${x.targetMet ? "yes" : "no"} |`);
+      L.push(`| ${x.env} | ${x.reader} | ${f(x.mbPerSecond, 0)} | ${x.mbPerSecondAll.map((v) => f(v, 0)).join(", ")} | ${f(x.mbPerCpuSecond, 0)} | ${f(x.parseSeconds)} | ` +
+        `${f(x.bytes / 1e6 / x.scanSeconds, 0)} | ${f(x.bytes / 1e6 / x.fillSeconds, 0)} | ${mb(x.peakMemoryBytes)} | ${mb(x.wasmMemoryBytes)} | ${x.targetMet ? "yes" : "no"} |`);
+    }
+    L.push("");
+  }
+  if (csvParse?.passes?.length) {
+    L.push("The CSV passes inside `trainCsv` on the real tables (the Node and Chromium training runs above, medians over the seeds): each pass timed from the end of the previous one to its last progress event " +
+      "(Chromium: after the fetch of the Blob). *scan* reads the shape and the cell kinds, *count* counts categories to discover (when there are), *fill* writes the table into wasm memory.", "");
+    L.push("| table | env | file MB | scan s | count s | fill s | scan MB/s | fill MB/s | load s (all passes) | train s |", "|---|---|---|---|---|---|---|---|---|---|");
+    for (const x of csvParse.passes) {
+      const rate = (sec) => (x.bytes && Number.isFinite(sec) ? f(x.bytes / 1e6 / sec, 0) : "–");
+      L.push(`| ${x.table} | ${x.env} | ${x.bytes ? (x.bytes / 1e6).toFixed(1) : "–"} | ${f(x.scanSeconds)} | ${f(x.countSeconds)} | ${f(x.fillSeconds)} | ${rate(x.scanSeconds)} | ${rate(x.fillSeconds)} | ${f(x.loadSeconds)} | ${f(x.trainSeconds)} |`);
     }
     L.push("");
   }

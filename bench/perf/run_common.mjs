@@ -19,3 +19,23 @@ export const accuracy = (labels, truth) => {
   for (let i = 0; i < labels.length; i++) if ((labels[i] > 0) === (truth[i] > 0)) ok++;
   return ok / labels.length;
 };
+
+/** Times the CSV passes through a CSV onProgress callback: `onProgress` to pass in the CSV
+ *  options; `seconds()` = per pass (scan, count, fill — as they came), from the end of the previous
+ *  pass (or `t0`) to the pass's last progress event. */
+export function passTimer(t0 = performance.now()) {
+  const ends = {};
+  return {
+    onProgress: (p) => { ends[p.pass] = performance.now(); },
+    lastEnd: () => Math.max(...Object.values(ends)),
+    seconds: () => {
+      let previous = t0;
+      const out = {};
+      for (const [pass, end] of Object.entries(ends).sort((a, b) => a[1] - b[1])) {
+        out[pass] = (end - previous) / 1000;
+        previous = end;
+      }
+      return out;
+    },
+  };
+}
