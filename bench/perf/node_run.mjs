@@ -54,7 +54,7 @@ async function trainOnce(extra = {}) {
       cpuSeconds: (c.user + c.system) / 1e6, progressCalls: calls };
   }
   // Real table: the package's streaming CSV path (the table exists once, in wasm memory). The
-  // last pass-2 CSV progress event marks the end of loading; training = the rest of trainCsv.
+  // last CSV progress event (of the fill pass) marks the end of loading; training = the rest of trainCsv.
   out.rssDataKb = out.rssLoadedKb;  // the table exists only in wasm memory
   const t0 = now();
   const passes = passTimer(t0);

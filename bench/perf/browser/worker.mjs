@@ -27,7 +27,7 @@ async function trainOnce(cfg, extra = {}) {
     return { result, data, loadSeconds: (t1 - t0) / 1000, trainSeconds: (t2 - t1) / 1000, totalSeconds: (t2 - t0) / 1000, progressCalls: calls };
   }
   // Real table: fetched from the local server as a Blob, then the package's streaming CSV path.
-  // Load = fetch + both CSV passes (until the last pass-2 progress event); training = the rest.
+  // Load = fetch + both CSV passes (until the last CSV progress event); training = the rest.
   const t0 = now();
   const blob = await (await fetch(`/data/${t.name}_train.csv`)).blob();
   const passes = passTimer(now());
