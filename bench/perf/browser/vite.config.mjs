@@ -13,6 +13,7 @@ export default defineConfig({
   resolve: {
     alias: {
       "dpmargin-chunked": here("../../../dist/train/chunked.js"),
+      "dpmargin-table": here("../../../dist/csv/table.js"),
       dpmargin: here("../../../dist/index.js"),
     },
   },

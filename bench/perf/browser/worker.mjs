@@ -3,8 +3,9 @@
 // postMessage, worker start-up or wasm instantiation is included.
 import { load } from "dpmargin";
 import * as chunked from "dpmargin-chunked";
+import { readLocalTable } from "dpmargin-table";
 import { generate, checksum } from "../synthetic.mjs";
-import { trainOptions, accuracy } from "../run_common.mjs";
+import { trainOptions, accuracy, passTimer } from "../run_common.mjs";
 
 const now = () => performance.now();
 let dp = null;
@@ -26,13 +27,15 @@ async function trainOnce(cfg, extra = {}) {
     return { result, data, loadSeconds: (t1 - t0) / 1000, trainSeconds: (t2 - t1) / 1000, totalSeconds: (t2 - t0) / 1000, progressCalls: calls };
   }
   // Real table: fetched from the local server as a Blob, then the package's streaming CSV path.
-  // Load = fetch + both CSV passes (until the last pass-2 progress event); training = the rest.
-  let loaded = NaN;
+  // Load = fetch + both CSV passes (until the last CSV progress event); training = the rest.
   const t0 = now();
   const blob = await (await fetch(`/data/${t.name}_train.csv`)).blob();
-  const result = await dp.trainCsv(blob, { label: "label", onProgress: (p) => { if (p.pass === 2) loaded = now(); } }, opts);
+  const passes = passTimer(now());
+  const result = await dp.trainCsv(blob, { label: "label", onProgress: passes.onProgress }, opts);
   const t2 = now();
-  return { result, loadSeconds: (loaded - t0) / 1000, trainSeconds: (t2 - loaded) / 1000, totalSeconds: (t2 - t0) / 1000, progressCalls: calls };
+  const loaded = passes.lastEnd();
+  return { result, loadSeconds: (loaded - t0) / 1000, trainSeconds: (t2 - loaded) / 1000, totalSeconds: (t2 - t0) / 1000,
+    csvPassSeconds: passes.seconds(), progressCalls: calls };
 }
 
 async function testAccuracy(cfg, model) {
@@ -56,15 +59,49 @@ self.onmessage = async ({ data: msg }) => {
       dp = await load();
       self.loadSeconds = (now() - t0) / 1000;
     }
-    if (msg.type === "ready") {
+    if (msg.type === "e2e") {
+      // End to end as a user of the app: the train and test Files (from <input type=file>) to a
+      // model and its test accuracy, with the package defaults (only ε, δ given; no seed). The
+      // worker was started by this message, so wasmLoadSeconds (instantiation) precedes it.
+      const t0 = now();
+      const { model, report } = await dp.trainCsv(msg.train, { label: "label" }, { epsilon: msg.cfg.epsilon ?? 1, delta: msg.cfg.delta ?? 1e-5 });
+      const t1 = now();
+      const p = await model.predictCsv(msg.test, { label: "label" });
+      const testAccuracy = accuracy(p.labels, p.truth);
+      const t2 = now();
+      postMessage({
+        n: report.plan.n, d: report.plan.d - 1, selector: report.plan.selector, maxIterations: report.plan.maxIterations,
+        selectedMargin: report.selectedMargin, seeded: report.seeded, testAccuracy, nTest: p.labels.length,
+        wasmLoadSeconds: self.loadSeconds, trainCsvSeconds: (t1 - t0) / 1000, testSeconds: (t2 - t1) / 1000,
+        workerSeconds: (t2 - t0) / 1000, wasmMemoryBytes: dp.memoryBytes,
+      });
+    } else if (msg.type === "csvParse") {
+      // Both passes of the CSV reader over one File: "stream" = into wasm memory (what trainCsv
+      // runs first), "readCsv" = the public dp.readCsv into JavaScript typed arrays.
+      const t0 = now();
+      const passes = passTimer(t0);
+      let rows, width;
+      if (msg.cfg.reader === "readCsv") {
+        const table = await dp.readCsv(msg.file, { label: "label", onProgress: passes.onProgress });
+        rows = table.labels.length;
+        width = table.columns;
+      } else {
+        const { dataset } = await readLocalTable(dp.core, msg.file, { label: "label", onProgress: passes.onProgress });
+        ({ rows, stride: width } = dataset.shape().value);
+        dataset.release();
+        dataset.delete();
+      }
+      postMessage({ reader: msg.cfg.reader ?? "stream", rows, width, bytes: msg.file.size,
+        parseSeconds: (now() - t0) / 1000, csvPassSeconds: passes.seconds(), wasmMemoryBytes: dp.memoryBytes });
+    } else if (msg.type === "ready") {
       postMessage({ library: dp.version, defaultMaxIterations: dp.defaults.maxIterations, wasmLoadSeconds: self.loadSeconds, wasmMemoryBytes: dp.memoryBytes });
     } else if (msg.type === "train") {
       const r = await trainOnce(msg.cfg);
       last = { cfg: msg.cfg, model: r.result.model };
       const rep = r.result.report;
       postMessage({
-        n: rep.n, d: rep.d - 1, maxIterations: rep.maxIterations, loadSeconds: r.loadSeconds, trainSeconds: r.trainSeconds,
-        totalSeconds: r.totalSeconds, reportElapsedSeconds: rep.elapsedMs / 1000, selectedMargin: rep.selectedMargin,
+        n: rep.plan.n, d: rep.plan.d - 1, maxIterations: rep.plan.maxIterations, loadSeconds: r.loadSeconds, trainSeconds: r.trainSeconds,
+        totalSeconds: r.totalSeconds, csvPassSeconds: r.csvPassSeconds ?? null, reportElapsedSeconds: r.result.local?.elapsedMs / 1000, selectedMargin: rep.selectedMargin,
         candidates: rep.candidates.length, wasmMemoryBytes: dp.memoryBytes,
         ...(r.data ? { oracleTrain: r.data.oracleAccuracy, checksum: checksum(r.data) } : {}),
       });
@@ -82,7 +119,7 @@ self.onmessage = async ({ data: msg }) => {
       const runs = Object.fromEntries(modes.map((m) => [m, []]));
       let model = null;
       // Warm-up (discarded): lets V8 tier the hot wasm functions up (Liftoff → TurboFan) first.
-      await trainOnce(msg.cfg, { maxIterations: Math.max(10, Math.round(options(msg.cfg).maxIterations / 10)) });
+      await trainOnce(msg.cfg, { maxIterations: Math.max(10, Math.round(dp.planFor(options(msg.cfg), { rows: msg.cfg.table.n, features: msg.cfg.table.d }).maxIterations / 10)) });
       for (let i = 0; i < reps; i++) {
         for (const mode of i % 2 ? [...modes].reverse() : modes) {  // A B, B A, …
           chunked.setTargetChunkMsForBenchmarks(mode === "fewChunks" ? Infinity : 0);
