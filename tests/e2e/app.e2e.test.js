@@ -633,11 +633,21 @@ test("loading shows bytes and rows read and can be cancelled; long names do not 
   // Playwright takes at most 50 MB as a buffer: the file goes through the disk.
   const bigPath = join(scratch, "big.csv");
   writeFileSync(bigPath, big);
+  // Cancel from inside the page at the first progress report: the reader is fast enough (two
+  // passes at ~100 MB/s) that a round trip from the test could arrive after the last byte.
+  await page.evaluate(() => {
+    const status = document.getElementById("load-status");
+    const observer = new MutationObserver(() => {
+      if (!(Number(status.dataset.bytes) > 0)) return;
+      observer.disconnect();
+      window.firstLoadStatus = status.textContent;
+      document.getElementById("load-cancel").click();
+    });
+    observer.observe(status, { attributes: true, childList: true, subtree: true, characterData: true });
+  });
   await page.setInputFiles("#file-input", bigPath);
-  await page.waitForFunction(() => Number(document.getElementById("load-status").dataset.bytes) > 0, null, { timeout: 60_000 });
-  assert.match(await page.textContent("#load-status"), /Reading big\.csv: .* of .*MB.*rows/);
-  await page.click("#load-cancel");
-  await page.waitForFunction(() => ["cancelled", "loaded"].includes(document.body.dataset.dataState), null, { timeout: 30_000 });
+  await page.waitForFunction(() => ["cancelled", "loaded"].includes(document.body.dataset.dataState), null, { timeout: 60_000 });
+  assert.match(await page.evaluate(() => window.firstLoadStatus), /Reading big\.csv: .* of .*MB.*rows/);
   assert.equal(await page.evaluate(() => document.body.dataset.dataState), "cancelled");
   assert.match(await page.textContent("#load-status"), /cancelled/);
   assert.equal(await page.isVisible("#data-loaded"), false);

@@ -5,6 +5,9 @@ import { labelOf, ledger, localItems, releasedItems, reportJSON, reportMarkdown,
 import { drawRocChart, drawScoreChart, destroyChart, destroyRocChart } from "./chart.ts";
 import { $, download, el, fmt, percent, seconds, table } from "./dom.ts";
 
+// ROC AUC with four decimals, as the CLI prints it (0.9900, not 0.99).
+const auc = (x: number) => x.toFixed(4);
+
 export interface ResultsView {
   show(outcome: TrainOutcome, dataName: string): void;
   hide(): void;
@@ -43,7 +46,7 @@ function yardsticks(e: Evaluation, which: string): [string, string, string, stri
     [`balanced accuracy (${which}, not private)`, percent(e.balancedAccuracy), "balanced-accuracy", String(e.balancedAccuracy)],
     [`F1 (${which}, not private)`, `${fmt(e.f1, 3)}${e.classes.length === 2 ? ` (class “${e.classes[0]}”)` : " (macro over the classes)"}`, "f1", String(e.f1)],
     [`ROC AUC (${which}, not private)`, e.rocAuc === null ? "— (one class only)"
-      : `${fmt(e.rocAuc, 4)}${e.rocAucPerClass ? " (macro over the classes, one-vs-rest)" : " (from the scores; 0.5 = chance)"}`,
+      : `${auc(e.rocAuc)}${e.rocAucPerClass ? " (macro over the classes, one-vs-rest)" : " (from the scores; 0.5 = chance)"}`,
       "roc-auc", e.rocAuc === null ? "" : String(e.rocAuc)],
   ];
 }
@@ -117,9 +120,9 @@ export function setupResults(onPredict: () => void): ResultsView {
       const rocDrawn = drawRocChart($("roc-chart"), which.roc);
       $("roc-box").hidden = !rocDrawn;
       $("roc-which").textContent = o.test ? `(${o.test.rows} held-out rows, not private)` : `(${o.train.rows} training rows, not private)`;
-      $("roc-chart").setAttribute("aria-label", `ROC curve: true-positive rate against false-positive rate; AUC ${which.rocAuc === null ? "—" : fmt(which.rocAuc, 4)}.`);
+      $("roc-chart").setAttribute("aria-label", `ROC curve: true-positive rate against false-positive rate; AUC ${which.rocAuc === null ? "—" : auc(which.rocAuc)}.`);
       $("roc-note").textContent = rocDrawn
-        ? `Computed on your data, not private. Blue: the rows called “${which.classes[0]}” at each score threshold; dashed: chance. AUC = ${fmt(which.rocAuc!, 4)}.`
+        ? `Computed on your data, not private. Blue: the rows called “${which.classes[0]}” at each score threshold; dashed: chance. AUC = ${auc(which.rocAuc!)}.`
         : "";
       $("confusion-which").textContent = o.test ? `(${o.test.rows} held-out rows)` : `(${o.train.rows} training rows)`;
 
