@@ -5,13 +5,13 @@
 // the float32 size of the table and the time. --write-doc replaces the results section of
 // docs/DATA_PIPELINE.md.
 import { spawnSync } from "node:child_process";
-import { createWriteStream, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { cpus as cpuList, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { FEATURES, writeNumericCsv } from "../perf/numeric_csv.mjs";  // the table, written once
 
 const root = fileURLToPath(new URL("../../", import.meta.url));
-const FEATURES = 50;
 
 const PATHS = {
   // The data pipeline alone: two streaming passes into a core Dataset (what trainCsv runs first).
@@ -21,46 +21,6 @@ const PATHS = {
   // The same streaming reader, but into JS typed arrays first, then copied in (dp.train path).
   copy: "dp.readCsv → Float32Array → copy into wasm",
 };
-
-function mulberry32(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-async function generate(path, targetBytes) {
-  const out = createWriteStream(path);
-  const rand = mulberry32(1);
-  const w = Array.from({ length: FEATURES }, () => rand() * 2 - 1);
-  out.write([...Array.from({ length: FEATURES }, (_, j) => `x${j}`), "label"].join(",") + "\n");
-  let bytes = 0;
-  let rows = 0;
-  while (bytes < targetBytes) {
-    const lines = [];
-    for (let i = 0; i < 2000; i++) {
-      let dot = 0;
-      const cells = new Array(FEATURES + 1);
-      for (let j = 0; j < FEATURES; j++) {
-        const v = rand() * 2 - 1;
-        dot += v * w[j];
-        cells[j] = v.toFixed(6);
-      }
-      cells[FEATURES] = dot > 0 ? "1" : "0";
-      lines.push(cells.join(","));
-    }
-    const text = lines.join("\n") + "\n";
-    bytes += text.length;
-    rows += lines.length;
-    if (!out.write(text)) await new Promise((resolve) => out.once("drain", resolve));
-  }
-  await new Promise((resolve) => out.end(resolve));
-  return rows;
-}
 
 // ---- child: load the file one way, print one JSON line ----
 async function child(mode, path) {
@@ -114,7 +74,7 @@ async function main() {
   const path = join(dir, "data.csv");
   try {
     process.stderr.write(`generating ~${size} MB into ${path} …\n`);
-    const rows = await generate(path, size * 1e6);
+    const { rows } = await writeNumericCsv(path, size * 1e6);
     const bytes = statSync(path).size;
     const results = [];
     const load = [loadavg()[0]];

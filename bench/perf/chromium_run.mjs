@@ -74,22 +74,11 @@ function browserCpuSeconds() {
 
 // Renderer processes among our descendants (Chromium's --type=renderer).
 function renderers() {
-  const parent = new Map();
-  for (const pid of readdirSync("/proc").filter((p) => /^\d+$/.test(p))) {
+  return descendants().filter((pid) => {
     try {
-      const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-      parent.set(Number(pid), Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]));
-    } catch { /* gone */ }
-  }
-  const mine = (pid) => { for (let p = pid, i = 0; p > 1 && i < 50; p = parent.get(p) ?? 0, i++) if (p === process.pid) return true; return false; };
-  const out = [];
-  for (const pid of parent.keys()) {
-    if (pid === process.pid || !mine(pid)) continue;
-    try {
-      if (readFileSync(`/proc/${pid}/cmdline`, "utf8").includes("--type=renderer")) out.push(pid);
-    } catch { /* gone */ }
-  }
-  return out;
+      return readFileSync(`/proc/${pid}/cmdline`, "utf8").includes("--type=renderer");
+    } catch { return false; /* gone */ }
+  });
 }
 function procKb(pid, field) {
   try {
