@@ -7,10 +7,9 @@
 #   bash bench/accuracy/run.sh final  [SEEDS=5]   chosen defaults vs paper vs pre-change, ε ∈ {0.5,1,2,4,8}
 #   bash bench/accuracy/run.sh auto   [SEEDS=3]   issue 15: auto (the default) vs iter vs paper vs
 #                                                 the fair Opacus peer, ε ∈ {0.5,1,2}, + unit-ball
-#   bash bench/accuracy/run.sh auto2  [SEEDS=5]   issue 15, second round: auto (the default) vs
-#                                                 iter vs the pre-issue
-#                                                 default vs fixed public margins vs Opacus on 12
-#                                                 real tables + 4 synthetic margin tables,
+#   bash bench/accuracy/run.sh auto2  [SEEDS=5]   issue 15, round 2: auto (the default) vs iter vs
+#                                                 the pre-issue default vs fixed public margins vs
+#                                                 Opacus, 12 real + 4 synthetic tables,
 #                                                 ε ∈ {0.5, 1, 2, 8}
 #   bash bench/accuracy/run.sh summary            tables + plot from the CSVs (no training)
 # Appends to bench/results/accuracy-<phase>.csv (rows already present are skipped, so an
@@ -30,9 +29,8 @@ if [ "$phase" != summary ]; then
   [ -f bench/results/ceiling.json ] || /usr/bin/python3 bench/ceiling/linearsvc.py 2>/dev/null
 fi
 # Every run uses the app's preprocessing: private column ranges (share 0.1) + intercept +
-# unit-norm rows, unless a variant says otherwise. (auto2 leaves the share to the core's default.)
+# unit-norm rows, unless a variant says otherwise.
 COMMON="ranges=private share=0.1"
-[ "$phase" != auto2 ] || COMMON="ranges=private"
 # pre-change-api: the API's defaults before this work exactly (unit-norm rows, no column ranges).
 # defaults-10x: today's defaults with 10× the iterations (run at ε = 1: EPSILONS=1).
 # The pre-change defaults (before the accuracy issue): T ≤ 1000, paper step rule D = 1, c = γ,
