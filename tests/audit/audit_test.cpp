@@ -163,8 +163,12 @@ learn::TrainResult trainOnce(learn::Dataset data, const run::Options& options, s
 // plan::makePlan made once for these settings (the trainer refuses any plan but its settings').
 class PlannedRun {
  public:
-  PlannedRun(const run::Options& options, std::size_t n, std::size_t features)
-      : settings_(run::resolve(options, n, features)), plan_(plan::makePlan(planRequest(n, features))) {}
+  // `adjust` may change the resolved request before planning (the trainer then plans the same):
+  // (i) uses it to put auto's selection switch on for a small audit table.
+  PlannedRun(const run::Options& options, std::size_t n, std::size_t features,
+             const std::function<void(plan::PlanRequest&)>& adjust = {})
+      : settings_(adjusted(run::resolve(options, n, features), adjust)),
+        plan_(plan::makePlan(planRequest(n, features))) {}
   learn::TrainResult operator()(learn::Dataset data, std::size_t shards) const {
     learn::Trainer t(data, settings_, run::makeGenerator(settings_), plan_);
     train(t, shards);
@@ -173,6 +177,11 @@ class PlannedRun {
   const plan::Plan& plan() const { return plan_; }
 
  private:
+  static learn::TrainSettings adjusted(learn::TrainSettings s,
+                                       const std::function<void(plan::PlanRequest&)>& adjust) {
+    if (adjust) adjust(s.plan);
+    return s;
+  }
   plan::PlanRequest planRequest(std::size_t n, std::size_t features) const {
     plan::PlanRequest r = settings_.plan;  // n and d as the trainer sets them from the table
     r.n = n;
@@ -295,11 +304,10 @@ double selectionClaim() {
   return accounting::gdpEpsilon(plan::makePlan(s.plan).muClass / std::sqrt(2.0), kDelta);
 }
 
-AuditResult auditIterScores(const testing::Faults& faults, Runs runs) {
+// The statistic of (b) and (i): the sum of every released score of `run` on the anchor table.
+AuditResult auditScoreSum(const PlannedRun& run, const testing::Faults& faults, Runs runs) {
   FaultScope scope(faults);
-  const run::Options o = iterOptions();
   const learn::Dataset d0 = anchorTable(false), d1 = anchorTable(true);
-  const PlannedRun run(o, d0.rows(), d0.features());
   return auditGaussian([&](bool neighbour) {
     double sum = 0;
     for (const learn::RunRecord& r : run(neighbour ? d1 : d0, 0).runs) sum += r.noisyScore;
@@ -307,16 +315,48 @@ AuditResult auditIterScores(const testing::Faults& faults, Runs runs) {
   }, runs);
 }
 
-TEST(PrivacyAudit, B_IterSelectionScores) {
-  const double claimed = selectionClaim();
-  const AuditResult honest = auditIterScores({}, kHonest);
-  report("(b) Iter released scores", honest, claimed);
+// The honest scores stay under `claimed`; with their noise halved they exceed it.
+void expectScoresAudited(const std::string& name, const PlannedRun& run, double claimed) {
+  const AuditResult honest = auditScoreSum(run, {}, kHonest);
+  report(name + " released scores", honest, claimed);
   EXPECT_LE(honest.epsilonLowerBound, claimed);
   testing::Faults halved;
   halved.scoreNoise = 0.5;
-  const AuditResult h = auditIterScores(halved, kBroken);
-  report("(b) Iter scores, score noise x0.5", h, claimed);
+  const AuditResult h = auditScoreSum(run, halved, kBroken);
+  report(name + " scores, score noise x0.5", h, claimed);
   EXPECT_GT(h.epsilonLowerBound, claimed);
+}
+
+TEST(PrivacyAudit, B_IterSelectionScores) {
+  expectScoresAudited("(b) Iter", PlannedRun(iterOptions(), kAnchors + 1, 2), selectionClaim());
+}
+
+// ---- (i): auto's selection among three margins (its released noisy scores) ----
+
+// Selector auto on a large table runs an Iter over {γ₀/4, γ₀, 4γ₀} whose error counts share
+// only 3% of μ_class² (plan::autoSelects; docs/PRIVACY.md). The same anchor table as (b), with
+// the switch put on for its 41 rows (PlanRequest::autoSelectNoise: the code path is the one a
+// large table takes; T = 1). Statistic: the sum of the three released scores; each moves by 1,
+// so the test sees the score part's μ_class·√(1 − 0.97) — the claim, read off the plan as
+// √m/sd. Run ε = 24 puts that claim near (b)'s; the broken variant halves the score noise
+// (the claim's μ doubles).
+constexpr double kAutoSelectEpsilon = 24.0;
+
+PlannedRun autoSelectionRun() {
+  run::Options o = trainingOptions(kAutoSelectEpsilon);
+  o.maxIterations = 1;
+  return PlannedRun(o, kAnchors + 1, 2, [](plan::PlanRequest& r) { r.autoSelectNoise = 1e9; });
+}
+
+TEST(PrivacyAudit, I_AutoSelectionScores) {
+  const PlannedRun run = autoSelectionRun();
+  const plan::Plan& p = run.plan();
+  ASSERT_EQ(p.request.selector, plan::Selector::kAuto);
+  ASSERT_TRUE(p.selects);
+  ASSERT_EQ(p.candidates.size(), 3u);
+  const double scoreMu = std::sqrt(double(p.candidates.size())) / p.scoreSd;
+  EXPECT_NEAR(scoreMu, p.muClass * std::sqrt(1 - p.request.autoSelectRunShare), 1e-12);
+  expectScoresAudited("(i) auto's selection", run, accounting::gdpEpsilon(scoreMu, kDelta));
 }
 
 // ---- (c): full M* with the package's defaults ----

@@ -168,6 +168,47 @@ TEST(AccountingGolden, IterSplit) {
   }
 }
 
+// Auto's uneven split at runShare ½ is Iter's: the same reference records (tests/reference).
+TEST(AccountingGolden, SelectionSplitAtHalfIsIterSplit) {
+  Family f("iter_split");
+  for (std::size_t i = 0; i < f.records().size(); ++i) {
+    const json& rec = f.records()[i];
+    f.beginRecord(i);
+    const IterSplit s = selectionSplit(num(rec.at("mu_total")), u64(rec.at("n_theta")), 0.5,
+                                       num(rec.at("score_sensitivity")));
+    f.rel(s.muRun, num(rec.at("mu_run")), "mu_run");
+    f.rel(s.scoreVariance, num(rec.at("score_var")), "score_var");
+    f.rel(s.scoreSd, num(rec.at("score_sd")), "score_sd");
+  }
+}
+
+// First-principles values of the 97/3 split over m = 3 (auto's selection): μ_run = μ√(0.97/3),
+// score sd = Δ_U√(3/0.03)/μ = 10Δ_U/μ; and for any split, m runs and m scores compose to μ:
+// m·μ_run² + m·(Δ_U/sd)² = μ² (to rounding).
+TEST(AccountingGolden, SelectionSplitFirstPrinciples) {
+  const IterSplit a = selectionSplit(1.0, 3, 0.97, 1.0);
+  EXPECT_NEAR(a.muRun, 0.56862407030773266, 1e-15);  // √(0.97/3)
+  EXPECT_NEAR(a.scoreSd, 10.0, 1e-12);
+  EXPECT_NEAR(a.scoreVariance, 100.0, 1e-10);
+  const IterSplit b = selectionSplit(0.25, 3, 0.97, 1.0);
+  EXPECT_NEAR(b.muRun, 0.25 * 0.56862407030773266, 1e-15);
+  EXPECT_NEAR(b.scoreSd, 40.0, 1e-11);
+  for (double mu : {1e-3, 0.1, 0.7, 3.0, 50.0}) {
+    for (std::uint64_t m : {1u, 2u, 3u, 11u}) {
+      for (double s : {0.01, 0.5, 0.97, 0.999}) {
+        for (double sens : {1.0, 2.0}) {
+          const IterSplit x = selectionSplit(mu, m, s, sens);
+          const double md = double(m);
+          const double total = md * x.muRun * x.muRun + md * (sens / x.scoreSd) * (sens / x.scoreSd);
+          EXPECT_NEAR(total / (mu * mu), 1.0, 1e-14) << mu << " " << m << " " << s;
+          EXPECT_NEAR(x.muRun * x.muRun * md / (mu * mu), s, 1e-14);
+          EXPECT_DOUBLE_EQ(x.scoreVariance, x.scoreSd * x.scoreSd);
+        }
+      }
+    }
+  }
+}
+
 TEST(AccountingGolden, GridGamma) {
   Family f("grid_gamma");
   for (std::size_t i = 0; i < f.records().size(); ++i) {

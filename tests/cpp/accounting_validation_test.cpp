@@ -223,6 +223,13 @@ TEST(ScoresValidation, PopulationPenaltyAndScore) {
 
 // ---- selection.hpp ----
 
+TEST(SelectionValidation, SelectionSplit) {
+  expectRejects(kNotPositive, "muTotal", [](double v) { selectionSplit(v, 3, 0.97, 1.0); });
+  expectBadParameter([] { selectionSplit(1.0, 0, 0.97, 1.0); }, "candidates");
+  expectRejects(kNotOpenUnit, "runShare", [](double v) { selectionSplit(1.0, 3, v, 1.0); });
+  expectRejects(kNotPositive, "scoreSensitivity", [](double v) { selectionSplit(1.0, 3, 0.97, v); });
+}
+
 TEST(SelectionValidation, IterSplit) {
   expectRejects(kNotPositive, "muTotal", [](double v) { iterSplit(v, 10, 1.0); });
   expectBadParameter([] { iterSplit(1.0, 0, 1.0); }, "candidates");

@@ -202,6 +202,115 @@ TEST(Learning, AutoLearnsSeparableDataWithOutliers) {
   EXPECT_EQ(again.result().weights, r.weights);
 }
 
+// On a table large enough (n·μ_class ≥ 8,000) auto selects among {γ₀/4, γ₀, 4γ₀}: three
+// unprojected runs trained in one batch, each scored, the argmin of the noisy scores released.
+TEST(Learning, AutoSelectsAmongThreeMarginsOnALargeTable) {
+  const auto synthetic = makeSeparable(20000, 20, 0.05, 200, 31);
+  Dataset data = toDataset(synthetic);
+  run::Options o;
+  o.epsilon = 2.0, o.delta = 1e-5, o.rangeShare = 0.0;  // μ ≈ 0.50: n·μ ≈ 10,000
+  const TrainSettings settings = run::resolve(o, 2, 1);
+  Trainer trainer(data, settings, random::Generator::seeded(21));
+  std::vector<std::uint64_t> errors;
+  trainer.setRunObserver([&](std::size_t, std::size_t, const std::vector<double>& w) {
+    errors.push_back(countErrors(data.view(), w));
+  });
+  while (!trainer.advance(500)) {
+  }
+  const TrainResult& r = trainer.result();
+  ASSERT_TRUE(r.plan.selects);
+  ASSERT_EQ(r.plan.candidates.size(), 3u);
+  ASSERT_EQ(r.runs.size(), 3u);
+  ASSERT_EQ(errors.size(), 3u);
+  std::size_t best = 0;
+  for (std::size_t i = 0; i < 3; ++i) {
+    EXPECT_EQ(r.runs[i].candidate, i);
+    ASSERT_TRUE(std::isfinite(r.runs[i].noisyScore));
+    // Score noise sd 10/μ ≈ 20 errors: 6 sd is a false-failure rate below 1e-8 per score.
+    EXPECT_NEAR(r.runs[i].noisyScore, double(errors[i]), 6 * r.plan.scoreSd);
+    if (r.runs[i].noisyScore < r.runs[best].noisyScore) best = i;
+  }
+  EXPECT_EQ(r.selectedRun, best);
+  EXPECT_EQ(r.selectedCandidate, best);
+  EXPECT_EQ(double(countErrors(data.view(), r.weights)), double(errors[best]));
+  const double error = double(errors[best]) / 20000.0;
+  RecordProperty("train_error", std::to_string(error));
+  EXPECT_LE(error, 0.01 + 0.03);
+  // Seeded: bit-identical whatever the chunking.
+  Trainer again(data, settings, random::Generator::seeded(21));
+  while (!again.advance(7)) {
+  }
+  EXPECT_EQ(again.result().weights, r.weights);
+  EXPECT_EQ(again.result().runs[2].noisyScore, r.runs[2].noisyScore);
+}
+
+// The two noise scales of auto's selection, statistically (the production Trainer, the plan's σ
+// and score sd; selection forced on a tiny table through the plan's switch). Rows x = 0 add no
+// gradient and T = 1, so each candidate's output is −η ξ with ξ ~ N(0, σ² I): over k = 20,000
+// coordinates the sample variance of each of the 3 is σ²(1 ± z√(2/k)). Each released score is
+// the candidate's error count (seen through the test-only observer) + N(0, sd²): over 3 × 2000
+// runs the variance of (score − count)/sd is 1 ± z√(2/6000). z = 4.89: two-sided α = 1e-6 per
+// check, 5e-6 for the test (union bound). σ from μ_class instead of μ_run (√(3/0.97) smaller)
+// fails the first checks by ~70 sd; the score noise of Iter's even split (√(0.03/0.5) of this
+// one) fails the last by ~80 sd.
+TEST(NoisyGdStatistics, AutoSelectionNoiseScalesAreThePlans) {
+  const std::size_t n = 3, k = 20000;
+  Dataset data(n, k);
+  data.labels()[0] = 1, data.labels()[1] = -1, data.labels()[2] = 1;
+  run::Options o;
+  o.epsilon = 1, o.delta = 1e-5, o.maxIterations = 1, o.intercept = false, o.rangeShare = 0.0;
+  o.seed = 2026;
+  TrainSettings settings = run::resolve(o, n, k);
+  settings.plan.autoSelectNoise = 1e9;  // force the selection on 3 rows
+  Trainer trainer(data, settings, run::makeGenerator(settings));
+  std::vector<std::vector<double>> outputs;
+  trainer.setRunObserver([&](std::size_t, std::size_t, const std::vector<double>& w) { outputs.push_back(w); });
+  while (!trainer.advance(5)) {
+  }
+  const plan::Plan& p = trainer.plan();
+  ASSERT_TRUE(p.selects);
+  ASSERT_EQ(outputs.size(), 3u);
+  EXPECT_NEAR(p.muRun, p.muClass * std::sqrt(0.97 / 3), 1e-15);
+  for (std::size_t j = 0; j < 3; ++j) {
+    const plan::CandidatePlan& c = p.candidates.at(j);
+    ASSERT_FALSE(c.projected);
+    ASSERT_EQ(c.T, 1u);
+    const Eigen::VectorXd noise = Eigen::Map<const Eigen::VectorXd>(outputs[j].data(), Eigen::Index(k)) / -c.stepSize;
+    const double mean = noise.mean();
+    const double variance = (noise.array() - mean).square().sum() / double(k - 1);
+    EXPECT_NEAR(variance / (c.sigma * c.sigma), 1.0, 4.89 * std::sqrt(2.0 / k)) << j;
+  }
+  // The score noise: a small table (k = 2), 2000 runs of 3 scores.
+  Dataset small(n, 2);
+  small.labels()[0] = 1, small.labels()[1] = -1, small.labels()[2] = 1;
+  small.rowMajor()[0] = 1.0f;  // one informative row: the error counts vary from run to run
+  double sum = 0, sumSquares = 0, sd = 0;
+  std::size_t count = 0;
+  for (std::uint64_t run = 0; run < 2000; ++run) {
+    run::Options each = o;
+    each.seed = 5000 + run;
+    TrainSettings s = run::resolve(each, n, 2);
+    s.plan.autoSelectNoise = 1e9;
+    Trainer t(small, s, run::makeGenerator(s));
+    std::vector<std::uint64_t> errors;
+    t.setRunObserver([&](std::size_t, std::size_t, const std::vector<double>& w) {
+      errors.push_back(countErrors(small.view(), w));
+    });
+    while (!t.advance(5)) {
+    }
+    sd = t.plan().scoreSd;
+    for (std::size_t j = 0; j < errors.size(); ++j) {
+      const double z = (t.result().runs[j].noisyScore - double(errors[j])) / sd;
+      sum += z, sumSquares += z * z, ++count;
+    }
+  }
+  ASSERT_EQ(count, 6000u);
+  EXPECT_NEAR(sd, 10.0 / trainer.plan().muClass, 1e-9 * sd);
+  const double mean = sum / double(count);
+  EXPECT_NEAR(mean, 0.0, 4.89 / std::sqrt(double(count)));
+  EXPECT_NEAR((sumSquares - double(count) * mean * mean) / double(count - 1), 1.0, 4.89 * std::sqrt(2.0 / double(count)));
+}
+
 TEST(Learning, PrivTuneAndFixedMarginLearnersTrain) {
   const auto synthetic = makeSeparable(2000, 20, 0.1, 0, 12);
   Dataset data = toDataset(synthetic);

@@ -147,6 +147,9 @@ TEST(RunDefaults, AppliedOnceAndByRule) {
   EXPECT_EQ(s.plan.autoMuKnee, 0.25);
   EXPECT_EQ(s.plan.autoMinIterations, 200u);
   EXPECT_EQ(s.plan.autoIterationsPerMu, 800.0);
+  EXPECT_EQ(s.plan.autoSelectNoise, 0.00125);
+  EXPECT_EQ(s.plan.autoSelectRunShare, 0.97);
+  EXPECT_EQ(s.plan.autoSelectFactor, 4.0);
   EXPECT_EQ(s.plan.margin, 0.0);  // γ₀ is the plan's (it needs μ_train)
   EXPECT_EQ(s.plan.rangeShare, 0.1);
   EXPECT_EQ(s.plan.pruning, plan::Pruning::kNone);
@@ -282,6 +285,112 @@ TEST(RunAuto, ResolvedPlanGolden) {
   Options tiny = planOptions();
   tiny.n = 4, tiny.epsilon = 0.01;
   EXPECT_EQ(account(tiny).candidates[0].gamma, 1.0);
+}
+
+// On a large table auto selects privately among {γ₀/4, γ₀, 4γ₀}: an Iter over three public
+// margins whose runs share 97% of μ_class² (μ_run = μ_class·√(0.97/3)) and whose error counts
+// get the rest (score sd √(3/0.03)/μ_class = 10/μ_class), when that sd is at most 0.125% of n
+// (n·μ_class ≥ 8,000).
+// γ₀ and T follow auto's rule at μ_run. The switch is a public function of n and μ_class.
+TEST(RunAuto, SelectsAmongThreeMarginsOnALargeTable) {
+  Options o = planOptions();
+  o.n = 40000;  // ε = 1: μ_class ≈ 0.254, n·μ_class ≈ 10,000
+  const plan::Plan p = account(o);
+  ASSERT_TRUE(p.selects);
+  EXPECT_EQ(p.request.selector, plan::Selector::kAuto);
+  EXPECT_EQ(p.request.pruning, plan::Pruning::kNone);
+  EXPECT_NEAR(p.muRun, p.muClass * std::sqrt(0.97 / 3.0), 1e-15);
+  EXPECT_NEAR(p.scoreSd, 10.0 / p.muClass, 1e-12 * p.scoreSd);
+  EXPECT_NEAR(3 * p.muRun * p.muRun + 3 / (p.scoreSd * p.scoreSd), p.muClass * p.muClass, 1e-15);
+  EXPECT_LE(p.scoreSd, 0.00125 * 40000);
+  const double gamma0 = plan::autoMargin(p.request, p.muRun);
+  EXPECT_DOUBLE_EQ(gamma0, 1.0 * std::max(1.0, std::sqrt(0.25 / p.muRun)) / std::sqrt(40000.0));
+  EXPECT_EQ(p.autoMargin, gamma0);
+  EXPECT_EQ(p.gridSize, 3u);
+  ASSERT_EQ(p.candidates.size(), 3u);
+  const double expected[] = {gamma0 / 4, gamma0, gamma0 * 4};
+  for (std::size_t j = 0; j < 3; ++j) {
+    const plan::CandidatePlan& c = p.candidates[j];
+    EXPECT_DOUBLE_EQ(c.gamma, expected[j]) << j;
+    EXPECT_FALSE(c.projected) << j;
+    EXPECT_EQ(c.k, 50u) << j;
+    EXPECT_EQ(c.c, c.gamma) << j;
+    EXPECT_EQ(c.clipRadius, 1.0) << j;
+    // One T for all (the trainer batches them): auto's rule at μ_run.
+    EXPECT_EQ(c.T, std::min<std::uint64_t>(plan::autoIterations(p.request, p.muRun), c.TUncapped)) << j;
+    EXPECT_EQ(c.T, p.candidates[0].T) << j;
+    EXPECT_DOUBLE_EQ(c.sigma, c.sensitivity * (1 + p.floatSlack) * std::sqrt(double(c.T)) / p.muRun) << j;
+  }
+  // The switch: the smallest n whose score sd is ≤ 0.125% of n selects, one row fewer does not
+  // (μ_class does not depend on n). Multiclass: each problem's μ_class decides.
+  const auto threshold = static_cast<std::uint64_t>(std::ceil(p.scoreSd / 0.00125));
+  o.n = threshold;
+  EXPECT_TRUE(account(o).selects);
+  o.n = threshold - 1;
+  const plan::Plan below = account(o);
+  EXPECT_FALSE(below.selects);
+  EXPECT_EQ(below.candidates.size(), 1u);
+  EXPECT_EQ(below.muRun, below.muClass);
+  EXPECT_EQ(below.scoreSd, 0.0);
+  o.n = 80000, o.classCount = 4;  // μ_class halves: score sd 20/μ ≈ 79 ≤ 100 still selects
+  EXPECT_TRUE(account(o).selects);
+  o.classCount = 9;  // μ_class = μ_train/3: sd ≈ 118 > 100 does not
+  EXPECT_FALSE(account(o).selects);
+  // Where 4γ₀ would exceed b, the cap keeps it at b; a margin equal to the one below is dropped.
+  // (The switch forced on tiny tables, where it would not select.)
+  plan::PlanRequest r = account(planOptions()).request;
+  r.autoSelectNoise = 1e9, r.epsilon = 50;
+  r.n = 9;  // γ₀ = 1/3: {1/12, 1/3, 1}
+  const plan::Plan tiny = plan::makePlan(r);
+  ASSERT_TRUE(tiny.selects);
+  ASSERT_EQ(tiny.candidates.size(), 3u);
+  EXPECT_DOUBLE_EQ(tiny.candidates[0].gamma, 1.0 / 12);
+  EXPECT_EQ(tiny.candidates[2].gamma, 1.0);
+  r.n = 4;  // γ₀ = 1/2: {1/8, 1/2, 1}
+  EXPECT_EQ(plan::makePlan(r).candidates.back().gamma, 1.0);
+  r.n = 2;  // γ₀ = b/√2: {b/(4√2), b/√2, b}
+  EXPECT_EQ(plan::makePlan(r).candidates.size(), 3u);
+  // γ₀ = b (a tiny μ_run on a tiny table): {b/4, b}, the capped 4b dropped.
+  r.epsilon = 0.01;
+  const plan::Plan capped = plan::makePlan(r);
+  ASSERT_EQ(capped.candidates.size(), 2u);
+  EXPECT_EQ(capped.candidates[0].gamma, 0.25);
+  EXPECT_EQ(capped.candidates[1].gamma, 1.0);
+}
+
+// The selection's parameters are validated like every other (a hand-built request).
+TEST(RunAuto, SelectionParametersAreValidated) {
+  plan::PlanRequest r = account(planOptions()).request;
+  const auto rejects = [&](const char* name, auto mutate) {
+    plan::PlanRequest bad = r;
+    mutate(bad);
+    try {
+      (void)plan::makePlan(bad);
+      ADD_FAILURE() << name << " accepted";
+    } catch (const Error& e) {
+      EXPECT_EQ(e.code(), ErrorCode::kBadParameter) << name;
+      EXPECT_EQ(e.parameter(), name);
+    }
+  };
+  for (double v : {-1.0, std::nan(""), HUGE_VAL}) {
+    rejects("autoSelectNoise", [&](plan::PlanRequest& x) { x.autoSelectNoise = v; });
+  }
+  for (double v : {0.0, 1.0, -0.5, std::nan("")}) {
+    rejects("autoSelectRunShare", [&](plan::PlanRequest& x) { x.autoSelectRunShare = v; });
+  }
+  for (double v : {1.0, 0.5, -2.0, std::nan(""), HUGE_VAL}) {
+    rejects("autoSelectFactor", [&](plan::PlanRequest& x) { x.autoSelectFactor = v; });
+  }
+  for (double v : {0.0, -1.0, std::nan(""), HUGE_VAL}) {
+    rejects("autoMuKnee", [&](plan::PlanRequest& x) { x.autoMuKnee = v; });
+  }
+  for (double v : {-1.0, std::nan(""), HUGE_VAL}) {
+    rejects("autoIterationsPerMu", [&](plan::PlanRequest& x) { x.autoIterationsPerMu = v; });
+  }
+  // 0: auto never selects.
+  r.n = 40000;
+  r.autoSelectNoise = 0;
+  EXPECT_FALSE(plan::makePlan(r).selects);
 }
 
 // auto is the default; calibration "paper" is still the paper's M* (Iter over the whole grid,

@@ -249,6 +249,11 @@ void call(FuzzedDataProvider& in) {
       result("iterSplit.muRun", s.muRun);
       result("iterSplit.scoreVariance", s.scoreVariance, kMayOverflow);
       result("iterSplit.scoreSd", s.scoreSd, kMayOverflow);
+      const acc::IterSplit u = acc::selectionSplit(anyDouble(in, 0.0, 2.0), anyU64(in),
+                                                   anyDouble(in, 0.0, 1.0), anyDouble(in, 0.0, 2.0));
+      result("selectionSplit.muRun", u.muRun);
+      result("selectionSplit.scoreVariance", u.scoreVariance, kMayOverflow);
+      result("selectionSplit.scoreSd", u.scoreSd, kMayOverflow);
       break;
     }
     case 24:

@@ -3,8 +3,9 @@
 // per concept across the boundary. Every default is the core's; `dp.options` lists them.
 
 /** Which private selection runs over the margin grid (SPEC §2.6), or "auto" (the default with
- *  calibration "tight"): one run at a public margin γ₀ with the whole budget, no selection
- *  (docs/ACCURACY.md). */
+ *  calibration "tight"): one run at a public margin γ₀ with the whole budget, no selection — or,
+ *  on a large table (n·μ ≥ ~8,000), a cheap private choice among γ₀/4, γ₀ and 4γ₀ whose scores
+ *  take 3% of μ² (docs/ACCURACY.md, docs/PRIVACY.md). */
 export type Selector = "iter" | "privtune" | "fixed" | "auto";
 /** "tight" (default): exact GDP accounting, same (ε, δ) guarantee with less noise (SPEC §2.9);
  *  "paper": the paper's constants exactly. */
@@ -172,13 +173,17 @@ export interface Plan {
   deltaGdp: number;
   /** μ of each base noisy-GD run. */
   muRun: number;
-  /** sd of the Gaussian noise added to each candidate's error count. */
+  /** sd of the Gaussian noise added to each candidate's error count (0 when nothing is scored). */
   scoreSd: number;
+  /** Whether the runs are scored and the model of the smallest noisy score released: iter and
+   *  privtune; auto on a large table (its choice among three margins); false for fixed and for
+   *  auto's single run. */
+  selects: boolean;
   /** ε recomputed from `mu` by the same accounting (≤ epsilon). */
   epsilonSpent: number;
   neighbouring: "replace-one";
-  /** Selector "auto" only: the margin γ₀ it resolved to (its one candidate's γ; public: from
-   *  n, b and μ_class alone). */
+  /** Selector "auto" only: the margin γ₀ it resolved to — its one candidate's γ, or the middle
+   *  of its three {γ₀/4, γ₀, 4γ₀} when it selects (public: from n, b and μ_run alone). */
   margin?: number;
   /** PrivTune only. */
   expectedRuns?: number;

@@ -51,7 +51,7 @@ export function ledger(o: TrainOutcome): LedgerRow[] {
   if (r.classes) rows.push({ key: "mu-class", label: `μ per class (${r.classes} one-vs-rest problems, μ_train/√${r.classes})`, value: f(r.muClass ?? Number.NaN), raw: r.muClass ?? 0 });
   rows.push(
     { key: "mu-run", label: "μ per base run", value: f(r.muRun), raw: r.muRun },
-    { key: "score-sd", label: "score noise sd", value: r.selector === "fixed" || r.selector === "auto" ? "— (no selection)" : f(r.scoreSd), raw: r.scoreSd },
+    { key: "score-sd", label: "score noise sd", value: r.selects ? f(r.scoreSd) : "— (no selection)", raw: r.scoreSd },
     { key: "neighbouring", label: "neighbouring datasets", value: "replace one row", raw: r.neighbouring },
     { key: "calibration", label: "calibration", value: r.calibration, raw: r.calibration },
     { key: "selector", label: "selector", value: r.selector, raw: r.selector },
@@ -74,8 +74,8 @@ export function releasedItems(o: TrainOutcome): string[] {
       `every class's selected margin γ (${r.perClass!.map((c) => `${c.class}: ${f(c.selectedMargin, 4)}`).join(", ")})`]
     : [`the model: ${p.d} weights in the preprocessed space${o.model.intercept !== null ? " (one of them the intercept)" : ""}`,
       `the selected margin γ = ${f(r.selectedMargin, 6)} (k = ${selected.k}${selected.projected ? ", JL-projected" : ", no projection"})`];
-  if (p.selector === "iter") items.push(`the noisy score, k, T and σ of all ${r.candidates.length} margin candidates${K >= 3 ? " of every class" : ""}`);
-  else if (p.selector === "privtune") items.push("the selected candidate only (its theorem keeps the number of runs K hidden)");
+  if (p.selector === "privtune") items.push("the selected candidate only (its theorem keeps the number of runs K hidden)");
+  else if (p.selects) items.push(`the noisy score, k, T and σ of all ${r.candidates.length} margin candidates${K >= 3 ? " of every class" : ""}`);
   else items.push("nothing else (one run at the given margin)");
   if (r.columnScalings) {
     // Per column, the path its scaling took (docs/SCALING.md): each count said, zeros left out.

@@ -101,6 +101,23 @@ IterSplit iterSplit(double muTotal, std::uint64_t candidates, double scoreSensit
   return split;
 }
 
+IterSplit selectionSplit(double muTotal, std::uint64_t candidates, double runShare,
+                         double scoreSensitivity) {
+  requirePositive("muTotal", muTotal);
+  if (candidates < 1) throwBadParameter("candidates", "at least 1", 0.0);
+  requireOpenUnit("runShare", runShare);
+  requirePositive("scoreSensitivity", scoreSensitivity);
+  // m runs at μ_run = μ√(s/m) and m scores at μ_score = μ√((1−s)/m) (noise sd Δ_U/μ_score):
+  // m·μ_run² + m·μ_score² = μ², exactly μ-GDP by GDP composition.
+  const double m = static_cast<double>(candidates);
+  const double scoreMu = muTotal * std::sqrt((1.0 - runShare) / m);
+  IterSplit split{};
+  split.muRun = muTotal * std::sqrt(runShare / m);
+  split.scoreSd = scoreSensitivity / scoreMu;
+  split.scoreVariance = split.scoreSd * split.scoreSd;
+  return split;
+}
+
 double privtunePaperEpsilon(double mu, double r, double delta) {
   requirePositive("mu", mu);
   validatePrivtune(r, delta);

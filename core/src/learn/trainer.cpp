@@ -254,7 +254,7 @@ void Trainer::endIterations() {
                 weights);
     }
   }
-  if (plan::runsOnce(settings_.plan.selector)) {
+  if (!result_.plan.selects) {
     // Nothing is scored: no error counts are needed.
     for (Eigen::Index j = 0; j < m; ++j) {
       recordRun(current_[static_cast<std::size_t>(j)], outputs_.col(j),
@@ -316,7 +316,7 @@ void Trainer::recordRun(std::size_t candidate, const Eigen::VectorXd& w, double 
   record.candidate = candidate;
   record.noisyScore = score;
   const std::size_t run = result_.runs.size();
-  if (plan::runsOnce(settings_.plan.selector)) {
+  if (!result_.plan.selects) {
     bestWeights_ = w;
     result_.selectedRun = run;
   } else if (run == 0 || record.noisyScore < bestScore_) {

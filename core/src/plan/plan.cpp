@@ -58,6 +58,11 @@ void validateRequest(const PlanRequest& r) {
     requireFinite("autoMuKnee", r.autoMuKnee);
     requireFinite("autoIterationsPerMu", r.autoIterationsPerMu);
     if (!(r.autoIterationsPerMu >= 0)) throwBadParameter("autoIterationsPerMu", ">= 0", r.autoIterationsPerMu);
+    requireFinite("autoSelectNoise", r.autoSelectNoise);
+    if (!(r.autoSelectNoise >= 0)) throwBadParameter("autoSelectNoise", ">= 0", r.autoSelectNoise);
+    requireOpenUnit("autoSelectRunShare", r.autoSelectRunShare);
+    requireFinite("autoSelectFactor", r.autoSelectFactor);
+    if (!(r.autoSelectFactor > 1)) throwBadParameter("autoSelectFactor", "> 1", r.autoSelectFactor);
   }
   if (r.selector == Selector::kFixed) {
     requirePositive("margin", r.margin);
@@ -155,18 +160,30 @@ double tightEpsilonSpent(const PlanRequest& r, double mu) {
 // μ of the whole run and ε recomputed from it, by selector and calibration (SPEC §2.1, §2.6).
 void setBudget(const PlanRequest& r, std::size_t gridSize, Plan& plan) {
   plan.deltaGdp = deltaForGdp(r);
-  if (runsOnce(r.selector)) {
-    // One base run, no selection (fixed, auto): it gets the whole μ; nothing else is released.
+  if (!searchesGrid(r.selector)) {
     plan.mu = r.calibration == Calibration::kTight ? gdpMu(r.epsilon, plan.deltaGdp)
                                                         : paperMuMstar(r.epsilon, plan.deltaGdp);
     plan.epsilonSpent = r.calibration == Calibration::kTight
                             ? tightEpsilonSpent(r, plan.mu)
                             : paperEpsilonCorollary(plan.mu, plan.deltaGdp);
     splitRanges(r, plan);
-    plan.muRun = plan.muClass;
-    plan.scoreSd = 0.0;
+    if (r.selector == Selector::kAuto && autoSelects(r, plan.muClass)) {
+      // Auto's selection: an Iter over its three public margins with the runs' share of μ².
+      const IterSplit split =
+          selectionSplit(plan.muClass, kAutoSelectCandidates, r.autoSelectRunShare, 1.0);
+      plan.muRun = split.muRun;
+      plan.scoreSd = split.scoreSd;
+      plan.selects = true;
+    } else {
+      // One base run, no selection (fixed, auto): it gets the whole μ; nothing else is released.
+      plan.muRun = plan.muClass;
+      plan.scoreSd = 0.0;
+      plan.selects = false;
+    }
+    if (r.selector == Selector::kAuto) plan.autoMargin = autoMargin(r, plan.muRun);
     return;
   }
+  plan.selects = true;
   if (r.selector == Selector::kIter) {
     if (r.calibration == Calibration::kTight) {
       plan.mu = gdpMu(r.epsilon, plan.deltaGdp);
@@ -316,23 +333,47 @@ bool operator==(const PlanRequest& a, const PlanRequest& b) noexcept {
          a.discoveryColumns == b.discoveryColumns && a.discoveryShare == b.discoveryShare &&
          a.stepScale == b.stepScale && a.hingeScale == b.hingeScale && a.pruning == b.pruning &&
          a.pruneRatio == b.pruneRatio && a.classes == b.classes && a.autoMuKnee == b.autoMuKnee &&
-         a.autoMinIterations == b.autoMinIterations && a.autoIterationsPerMu == b.autoIterationsPerMu;
+         a.autoMinIterations == b.autoMinIterations && a.autoIterationsPerMu == b.autoIterationsPerMu &&
+         a.autoSelectNoise == b.autoSelectNoise && a.autoSelectRunShare == b.autoSelectRunShare &&
+         a.autoSelectFactor == b.autoSelectFactor;
 }
 
-double autoMargin(const PlanRequest& r, double muClass) {
+double autoMargin(const PlanRequest& r, double muRun) {
   // b/√n is the margin of n points that a unit-norm separator reaches by chance (a public scale);
   // below μ = autoMuKnee the noise dominates and a larger margin (a larger step, since c = γ)
   // pays, by √(autoMuKnee/μ) (measured across 12 tables and 4 synthetic ones at ε = 0.5:
-  // docs/ACCURACY.md, round 2). Both are public numbers: n, b and μ_class = f(ε, δ, shares, classes).
-  const double scale = std::max(1.0, std::sqrt(r.autoMuKnee / muClass));
+  // docs/ACCURACY.md, round 2). Both are public numbers: n, b and μ_run = f(ε, δ, shares, classes).
+  const double scale = std::max(1.0, std::sqrt(r.autoMuKnee / muRun));
   return std::min(r.normBound, r.normBound * scale / std::sqrt(static_cast<double>(r.n)));
 }
 
-std::uint64_t autoIterations(const PlanRequest& r, double muClass) {
-  const double t = std::ceil(r.autoIterationsPerMu * muClass);
+std::uint64_t autoIterations(const PlanRequest& r, double muRun) {
+  const double t = std::ceil(r.autoIterationsPerMu * muRun);
   const double cap = 1e15;  // far beyond any maxIterations; keeps the conversion defined
   return std::max(r.autoMinIterations, static_cast<std::uint64_t>(std::min(t, cap)));
 }
+
+bool autoSelects(const PlanRequest& r, double muClass) {
+  // The choice pays where its score noise is small against the differences between the three
+  // margins' error counts and the runs' share of μ² (97%) costs little: at n·μ_class ≥ ~8,000
+  // with the default autoSelectNoise (docs/ACCURACY.md, "Round 2", the selection).
+  if (!(r.autoSelectNoise > 0)) return false;
+  const double sd = selectionSplit(muClass, kAutoSelectCandidates, r.autoSelectRunShare, 1.0).scoreSd;
+  return sd <= r.autoSelectNoise * static_cast<double>(r.n);
+}
+
+namespace {
+// Auto's selection grid {γ₀/f, γ₀, f·γ₀}, ascending, at most b; a margin the cap makes equal to
+// the one below is dropped (fewer runs than planned: the split stays conservative).
+std::vector<double> autoGrid(const PlanRequest& r, double gamma0) {
+  std::vector<double> grid;
+  for (double g : {gamma0 / r.autoSelectFactor, gamma0, gamma0 * r.autoSelectFactor}) {
+    g = std::min(g, r.normBound);
+    if (grid.empty() || g > grid.back()) grid.push_back(g);
+  }
+  return grid;
+}
+}  // namespace
 
 Plan makeBudget(const PlanRequest& request) {
   validateRequest(request);
@@ -341,7 +382,7 @@ Plan makeBudget(const PlanRequest& request) {
   plan.beta = request.jlFailure;
   plan.floatSlack = floatSumSlack(request.n);
   const std::size_t gridSize =
-      runsOnce(request.selector) ? 1 : marginGrid(request.n, request.normBound).size();
+      searchesGrid(request.selector) ? marginGrid(request.n, request.normBound).size() : 1;
   setBudget(request, gridSize, plan);
   return plan;
 }
@@ -352,12 +393,17 @@ Plan makePlan(const PlanRequest& request) {
   plan.request = request;
   plan.beta = request.jlFailure;
   plan.floatSlack = floatSumSlack(request.n);
-  // Auto's margin needs μ_class, which does not depend on the grid for a single run.
-  const std::vector<double> grid =
-      request.selector == Selector::kFixed ? std::vector<double>{request.margin}
-      : request.selector == Selector::kAuto
-          ? std::vector<double>{autoMargin(request, makeBudget(request).muClass)}
-          : marginGrid(request.n, request.normBound);
+  // Auto's margins need its μ_run, which does not depend on the grid (the budget's split is
+  // fixed by autoSelects: one run, or kAutoSelectCandidates).
+  std::vector<double> grid;
+  if (request.selector == Selector::kFixed) {
+    grid = {request.margin};
+  } else if (request.selector == Selector::kAuto) {
+    const Plan budget = makeBudget(request);
+    grid = budget.selects ? autoGrid(request, budget.autoMargin) : std::vector<double>{budget.autoMargin};
+  } else {
+    grid = marginGrid(request.n, request.normBound);
+  }
   plan.gridSize = grid.size();
   // Noise-floor pruning (SPEC §2.9 item 5, docs/PRIVACY.md): keep the largest m such that
   // every one of the m largest margins has floor ratio ≤ pruneRatio under the budget split over

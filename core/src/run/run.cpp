@@ -19,15 +19,22 @@ namespace {
 // tables at ε = 1, T = 200 is within 0.2 points (mean) of T = 400 and of 1000, at a fifth of
 // the time.
 constexpr std::uint64_t kMaxIterations = 200;
-// Selector "auto" (the default with calibration tight; docs/ACCURACY.md, "auto"): one run at the
-// public margin γ₀ = b·max(1, √(kAutoMuKnee/μ_train))/√n with the whole training budget, for
-// T = max(kAutoMinIterations, ⌈kAutoIterationsPerMu·μ_train⌉) iterations up to kAutoMaxIterations.
-// Over 10 public tables at ε ∈ {0.5, 1, 2} it beats Iter, which pays for its choice among
+// Selector "auto" (the default with calibration tight; docs/ACCURACY.md, "auto"): unprojected
+// runs at the public margin γ₀ = b·max(1, √(kAutoMuKnee/μ_run))/√n, for
+// T = max(kAutoMinIterations, ⌈kAutoIterationsPerMu·μ_run⌉) iterations up to kAutoMaxIterations:
+// one run with the whole training budget (μ_run = μ_class), or on a large table the selection
+// below. Over 10 public tables at ε ∈ {0.5, 1, 2} it beats Iter, which pays for its choice among
 // ~10 margins with μ/√(2m) per run (docs/ACCURACY.md).
 constexpr double kAutoMuKnee = 0.25;
 constexpr std::uint64_t kAutoMinIterations = 200;
 constexpr double kAutoIterationsPerMu = 800.0;
 constexpr std::uint64_t kAutoMaxIterations = 600;
+// Auto's selection (docs/ACCURACY.md, "Round 2", the selection): among {γ₀/4, γ₀, 4γ₀}, the runs
+// sharing 97% of μ², when the score-noise sd is at most 0.125% of n (n·μ_class ≥ 8,000: the
+// middle of the 6,000–10,000 plateau measured over 16 tables at ε ∈ {0.5, 1, 2, 8}).
+constexpr double kAutoSelectNoise = 0.00125;
+constexpr double kAutoSelectRunShare = 0.97;
+constexpr double kAutoSelectFactor = 4.0;
 // Noise-floor pruning ratio (docs/ACCURACY.md: +0.2 points mean over 10 tables at ε = 1).
 constexpr double kPruneRatio = 100.0;
 // PrivTune's E[K].
@@ -47,7 +54,7 @@ learn::OutputIterate defaultOutput(plan::Calibration c) {
                                         : learn::OutputIterate::kLast;
 }
 plan::Selector defaultSelector(plan::Calibration c) {
-  // "paper" reproduces the paper (M*, Iter); tight: auto (no selection cost).
+  // "paper" reproduces the paper (M*, Iter); tight: auto (no or a cheap selection).
   return c == plan::Calibration::kPaper ? plan::Selector::kIter : plan::Selector::kAuto;
 }
 std::uint64_t defaultMaxIterations(plan::Selector s) {
@@ -55,8 +62,8 @@ std::uint64_t defaultMaxIterations(plan::Selector s) {
 }
 plan::Pruning defaultPruning(plan::Calibration c, plan::Selector s) {
   // "paper" reproduces the paper (the whole grid); a fixed margin has nothing to prune.
-  return c == plan::Calibration::kTight && !plan::runsOnce(s) ? plan::Pruning::kNoiseFloor
-                                                               : plan::Pruning::kNone;
+  return c == plan::Calibration::kTight && plan::searchesGrid(s) ? plan::Pruning::kNoiseFloor
+                                                                  : plan::Pruning::kNone;
 }
 double defaultRangeShare(plan::Selector s, bool rangesDeclared) {
   // PrivTune's accounting is not GDP, so it cannot compose with the ranges' Gaussian mechanism.
@@ -166,8 +173,8 @@ std::vector<OptionSpec> makeSpecs() {
        [](Options& o, const Value& v) { o.classCount = count("classCount", v, 0); }},
       {"selector", K::kChoice, S::kBoth, "method", "iter|privtune|fixed|auto", none,
        "auto with calibration tight, iter with paper",
-       "private selection: auto (one run at a public margin, no selection cost), iter (M*, paper "
-       "Algo 2), privtune (M', Algo 3), fixed (one given margin)",
+       "private selection: auto (one run at a public margin; on a large table a cheap choice among "
+       "three), iter (M*, paper Algo 2), privtune (M', Algo 3), fixed (one given margin)",
        [](Options& o, const Value& v) { o.selector = plan::parseSelector(text("selector", "iter|privtune|fixed|auto", v)); }},
       {"calibration", K::kChoice, S::kBoth, "method", "tight|paper", txt("tight"), "tight",
        "tight: exact GDP accounting, less noise for the same (ε, δ); paper: the paper's constants",
@@ -350,6 +357,9 @@ plan::PlanRequest resolveCommon(const Options& o, std::uint64_t n, std::uint64_t
   r.autoMuKnee = kAutoMuKnee;
   r.autoMinIterations = kAutoMinIterations;
   r.autoIterationsPerMu = kAutoIterationsPerMu;
+  r.autoSelectNoise = kAutoSelectNoise;
+  r.autoSelectRunShare = kAutoSelectRunShare;
+  r.autoSelectFactor = kAutoSelectFactor;
   if (r.selector == plan::Selector::kFixed && !o.margin) {
     required("margin", "a number with selector \"fixed\"");
   }
@@ -357,11 +367,11 @@ plan::PlanRequest resolveCommon(const Options& o, std::uint64_t n, std::uint64_t
   r.rangeShare = o.rangeShare.value_or(defaultRangeShare(r.selector, rangesDeclared));
   r.stepScale = o.stepScale.value_or(r.calibration == plan::Calibration::kTight ? kTightStepScale : 1.0);
   r.hingeScale = o.hingeScale.value_or(1.0);
-  // Pruning applies to a choice among margins: a single run (fixed, auto) has none, whatever
-  // was asked.
-  r.pruning = plan::runsOnce(r.selector)
-                  ? plan::Pruning::kNone
-                  : o.pruning.value_or(defaultPruning(r.calibration, r.selector));
+  // Pruning applies to the paper's margin grid: fixed and auto (one run, or auto's three public
+  // margins) have none, whatever was asked.
+  r.pruning = plan::searchesGrid(r.selector)
+                  ? o.pruning.value_or(defaultPruning(r.calibration, r.selector))
+                  : plan::Pruning::kNone;
   r.pruneRatio = o.pruneRatio.value_or(kPruneRatio);
   return r;
 }

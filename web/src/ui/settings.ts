@@ -214,7 +214,7 @@ function renderBudget(box: HTMLElement, plan: Plan): void {
     ["μ training", fmt(plan.muTrain), "mu-train"],
     ["margin candidates", String(plan.candidates.length), "candidates"],
     ["μ per run", fmt(plan.muRun), "mu-run"],
-    ...(plan.selector === "fixed" || plan.selector === "auto" ? [] : [["score noise sd", fmt(plan.scoreSd), "score-sd"] as [string, string, string]]),
+    ...(plan.selects ? [["score noise sd", fmt(plan.scoreSd), "score-sd"] as [string, string, string]] : []),
     ["iterations per run ≤", `${maxT}${capped ? " (capped)" : ""}`, "max-t"],
   ];
   box.replaceChildren(

@@ -73,7 +73,7 @@ export function setupTraining(client: WorkerClient, hooks: {
     problem = 0;
     runsList.replaceChildren();
     if (p.selector !== "privtune") {
-      p.candidates.forEach((c, i) => row(i, c.gamma, c.T, p.selector === "fixed" || p.selector === "auto" ? p.selector : `#${i + 1}`));
+      p.candidates.forEach((c, i) => row(i, c.gamma, c.T, p.selects ? `#${i + 1}` : p.selector));
     }
   };
 

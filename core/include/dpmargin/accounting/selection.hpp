@@ -14,6 +14,11 @@ struct IterSplit {
   double scoreSd;
 };
 IterSplit iterSplit(double muTotal, std::uint64_t candidates, double scoreSensitivity);
+// The same 2m Gaussian mechanisms with an uneven split: the m runs share runShare = s ∈ (0, 1)
+// of μ², the m scores the rest, so μ_run = μ·√(s/m) and the score sd is Δ_U·√(m/(1−s))/μ;
+// m·μ_run² + m·(Δ_U/sd)² = μ², exactly μ-GDP. s = ½ is Iter's split (iterSplit, to rounding).
+IterSplit selectionSplit(double muTotal, std::uint64_t candidates, double runShare,
+                         double scoreSensitivity);
 
 // ---- PrivTune, the paper's accounting (Lemma quoted from Koskela–Redberg–Wang 2024) ----
 // ε_L = 1.5μ² + 3μ·sqrt(2 ln(1/(rδ))) + δ; SPEC §2.6 states the guarantee as (ε_L + δ, δ).

@@ -13,13 +13,16 @@
 namespace dpmargin::plan {
 
 // Iter: paper Algo 2 (M*); PrivTune: Algo 3 (M′); Fixed: one JL-GD run at a given margin with
-// the whole budget (the paper's Table 1 baselines, which assume a known margin); Auto: one
-// unprojected noisy-GD run with the whole budget at a public margin γ₀ computed from (n, b, μ)
-// alone — no selection, so nothing is spent on choosing (docs/ACCURACY.md, "auto").
+// the whole budget (the paper's Table 1 baselines, which assume a known margin); Auto: unprojected
+// noisy GD at a public margin γ₀ computed from (n, b, μ) alone — one run with the whole budget,
+// or, when the table is large enough for a cheap choice (autoSelects), an Iter over the three
+// public margins {γ₀/f, γ₀, f·γ₀} whose runs get 97% of μ² (docs/ACCURACY.md, "auto").
 enum class Selector { kIter, kPrivTune, kFixed, kAuto };
 
-// Selectors that make exactly one base run and release no score (fixed, auto).
-inline bool runsOnce(Selector s) noexcept { return s == Selector::kFixed || s == Selector::kAuto; }
+// Selectors over the paper's margin grid Γ (iter, privtune): the ones noise-floor pruning is for.
+inline bool searchesGrid(Selector s) noexcept { return s == Selector::kIter || s == Selector::kPrivTune; }
+// Auto's selection: three candidates (γ₀/f, γ₀, f·γ₀).
+inline constexpr std::uint64_t kAutoSelectCandidates = 3;
 enum class Calibration { kTight, kPaper };          // SPEC §2.9
 enum class ScoreKind { kEmpirical, kPopulation };  // SPEC §2.5
 // Data-independent pruning of hopeless margins (SPEC §2.9 item 5; docs/PRIVACY.md).
@@ -64,13 +67,19 @@ struct PlanRequest {
   double jlFailure = 1e-6;     // β, total JL failure probability (run::resolve: 1/n², the paper's)
   std::uint64_t maxIterations = 200;
   double margin = 0.0;         // γ of Selector::kFixed (required there, must be 0 otherwise)
-  // Selector::kAuto's rule (public numbers only; run::resolve sets them, docs/ACCURACY.md):
-  // the margin γ₀ = min(b, b·max(1, autoMuKnee/μ_class)/√n) and the iterations
-  // T = min(T_bound(5%), max(autoMinIterations, ⌈autoIterationsPerMu·μ_class⌉), maxIterations),
-  // one run without projection (k = d) with the whole μ_class. Calibration "tight" only.
+  // Selector::kAuto's rule (public numbers only; run::resolve sets them, docs/ACCURACY.md).
+  // Runs without projection (k = d) at μ_run, with the margin γ₀ = min(b, b·max(1,
+  // √(autoMuKnee/μ_run))/√n) and T = min(T_bound(5%), max(autoMinIterations,
+  // ⌈autoIterationsPerMu·μ_run⌉), maxIterations). One run at γ₀ with μ_run = μ_class, unless
+  // the selection among {γ₀/f, γ₀, f·γ₀} (f = autoSelectFactor; runs share autoSelectRunShare of
+  // μ_class², their error counts the rest, selectionSplit) has a score-noise sd of at most
+  // autoSelectNoise·n errors: then that selection (0: never select). Calibration "tight" only.
   double autoMuKnee = 0.25;
   std::uint64_t autoMinIterations = 200;
   double autoIterationsPerMu = 800.0;
+  double autoSelectNoise = 0.0;
+  double autoSelectRunShare = 0.97;
+  double autoSelectFactor = 4.0;
   // Share s ∈ [0, 1) of the GDP budget spent on private column ranges (0: none). The parts
   // compose exactly in GDP: μ_ranges = √s·μ, μ_train = √(1−s)·μ, μ² = μ_ranges² + μ_train².
   // Iter and fixed only (PrivTune's accounting is not GDP).
@@ -126,6 +135,10 @@ struct Plan {
   double muClass = 0;
   double muRun = 0;             // μ of each base run
   double scoreSd = 0;           // sd of the Gaussian noise on each count score (Δ_U = 1)
+  // Whether the runs are scored and the argmin of the noisy scores released (iter, privtune;
+  // auto when autoSelects); false: one run, no score (fixed, auto on a small table).
+  bool selects = false;
+  double autoMargin = 0;        // auto: its public centre margin γ₀ (0 otherwise)
   double epsilonSpent = 0;      // ε recomputed from muTotal by the same accounting (≤ ε)
   // κ: the computed (floating-point) gradient sums move by at most Δ(1 + κ) when a row is
   // replaced (accounting::floatSumSlack), so σ is calibrated to Δ(1 + κ).
@@ -150,10 +163,14 @@ Plan makePlan(const PlanRequest& request);  // validates first
 // candidates: what is needed before the table's width is known (category discovery happens
 // before the encoding is fixed). Equal to makePlan's fields for the same request.
 Plan makeBudget(const PlanRequest& request);
-// Selector::kAuto's margin γ₀ and its T before the cap and the tight bound, for a problem with
-// budget μ_class (PlanRequest's auto fields): public functions of (n, b, μ_class) only.
-double autoMargin(const PlanRequest& request, double muClass);
-std::uint64_t autoIterations(const PlanRequest& request, double muClass);
+// Selector::kAuto's margin γ₀ and its T before the cap and the tight bound, for a run of budget
+// μ_run (PlanRequest's auto fields): public functions of (n, b, μ_run) only.
+double autoMargin(const PlanRequest& request, double muRun);
+std::uint64_t autoIterations(const PlanRequest& request, double muRun);
+// Whether auto selects among three margins for a problem of budget μ_class: the score-noise sd
+// of that selection, √(m/(1 − autoSelectRunShare))/μ_class errors, is at most autoSelectNoise·n
+// (a public function of n, μ_class and the rule's constants).
+bool autoSelects(const PlanRequest& request, double muClass);
 
 // Plain-language advice on a plan (docs/LEARNERS.md, "What the plan tells you"): a function of
 // the plan only — public numbers, no data. The criterion is each candidate's noiseFloorRatio
@@ -248,9 +265,11 @@ void describePlan(const Plan& p, Writer& v) {
   v.number("epsilonSpent", p.epsilonSpent);
   v.number("floatSlack", p.floatSlack);
   v.text("neighbouring", "replace-one");
-  if (r.selector == Selector::kAuto && !p.candidates.empty()) {
-    // What auto resolved to (its one candidate says T and that it is not projected).
-    v.number("margin", p.candidates.front().gamma);
+  v.boolean("selects", p.selects);
+  if (r.selector == Selector::kAuto) {
+    // What auto resolved to: its centre margin γ₀ (the candidates say T, k and, when it
+    // selects, the three margins).
+    v.number("margin", p.autoMargin);
   }
   if (r.selector == Selector::kPrivTune) {
     v.number("expectedRuns", r.expectedRuns);
