@@ -92,6 +92,7 @@ V
 auto2_variants() {
   cat <<V
 auto|
+auto1|autoSelectNoise=0
 iter|selector=iter
 before|selector=iter ranges=rule rule=old share=0.1
 fixed1|marginRootN=1

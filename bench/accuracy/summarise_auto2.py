@@ -1,12 +1,14 @@
 #!/usr/bin/python3
 """Issue 15, round 2: tables from bench/results/accuracy-auto2.csv (bench/accuracy/run.sh auto2).
 
-Test accuracy (%) mean ± sd over seeds per (table, ε) for auto (the default), iter, before (the
-default when the issue was filed: Iter with the old range rule at share 0.1), the fixed public
-margins (synthetic tables) and the Opacus peer; the differences the issue's targets are about:
+Test accuracy (%) mean ± sd over seeds per (table, ε) for auto (the default), auto1 (auto without
+its selection: one run at γ₀, the default of round 2), iter, before (the default when the issue
+was filed: Iter with the old range rule at share 0.1), the fixed public margins (synthetic
+tables) and the Opacus peer; the differences the issue's targets are about:
   auto − Opacus at every ε ("level" = within the seed spread, the larger of the two sds),
   auto − before at ε ∈ {2, 8} (a loss larger than the spread breaks the target),
-  auto − max(before, best fixed public margin, Opacus) on the synthetic tables.
+  auto − max(before, best fixed public margin, Opacus) on the synthetic tables;
+and auto − auto1 (what the selection changes; 0.0 where auto does not select).
 Prints markdown and writes it between <!-- BEGIN auto2 --> / <!-- END auto2 --> in
 docs/ACCURACY.md."""
 import csv, os, re, statistics as st
@@ -23,6 +25,22 @@ acc = defaultdict(list)
 for r in csv.DictReader(open(CSV)):
     acc[(r['dataset'], r['variant'], float(r['epsilon']))].append(100 * float(r['test_accuracy']))
 eps_all = sorted({k[2] for k in acc if k[1] == 'auto'})
+# Where auto selects (plan::autoSelects): score sd √(3/0.03)/μ_class ≤ 0.00125·n, μ_class the GDP μ
+# of (ε, δ = 1e-5) less the ranges' share 0.1 (the synthetic tables have no ranges).
+from math import exp, sqrt
+from scipy.optimize import brentq
+from scipy.stats import norm
+import json
+
+
+def gdp_mu(eps, delta=1e-5):
+    return brentq(lambda m: norm.cdf(-eps / m + m / 2) - exp(eps) * norm.cdf(-eps / m - m / 2) - delta, 1e-6, 100)
+
+
+rows_train = {d['name']: d['rows_train'] for d in json.load(open(os.path.join(ROOT, 'bench/.data/datasets.json')))['datasets']}
+rows_train.update({'unitball': 4000, 'unitball_g02': 4000, 'unitball_d1000': 2000, 'unitball_d1000_g05': 4000})
+selects = {(t, e) for t in REAL + SYN for e in eps_all
+           if 10 / (gdp_mu(e) * (1 if t in SYN else sqrt(0.9))) <= 0.00125 * rows_train.get(t, 0)}
 
 
 def ms(v):
@@ -46,7 +64,9 @@ lines.append(f'Seeds per cell: {", ".join(map(str, seeds))}. Test accuracy (%), 
              'larger of the two sds), = level within it, − behind beyond it. Opacus: DP-SGD (hinge, lr 3, '
              '10 epochs, batch 512, clip 1) at ε/2 add/remove (= (ε, δ) replace-one), column min/max from '
              'the training split (not private: favours it). before: the default when issue 15 was filed '
-             '(Iter, the old range rule, share 0.1).')
+             '(Iter, the old range rule, share 0.1). auto1: auto without its selection (one run at γ₀; '
+             'the default of round 2); auto selects among {γ₀/4, γ₀, 4γ₀} where n·μ_class ≥ 8,000 '
+             '(marked *).')
 lines.append('')
 summary = defaultdict(list)
 marks = defaultdict(lambda: defaultdict(int))
@@ -54,14 +74,19 @@ losses_hi = []
 for e in eps_all:
     lines.append(f'### ε = {e:g}')
     lines.append('')
-    lines.append('| table | auto | iter | before | Opacus | Δ Opacus | Δ before |')
-    lines.append('|---|---|---|---|---|---:|---:|')
+    lines.append('| table | auto | auto1 | iter | before | Opacus | Δ Opacus | Δ before | Δ auto1 |')
+    lines.append('|---|---|---|---|---|---|---:|---:|---:|')
     for t in REAL:
-        v = {x: acc.get((t, x, e), []) for x in ('auto', 'iter', 'before', 'opacus')}
+        v = {x: acc.get((t, x, e), []) for x in ('auto', 'auto1', 'iter', 'before', 'opacus')}
         if not v['auto']:
             continue
-        cells = [ms(v[x]) for x in ('auto', 'iter', 'before', 'opacus')]
-        dop = dbe = ''
+        cells = [ms(v[x]) for x in ('auto', 'auto1', 'iter', 'before', 'opacus')]
+        dop = dbe = da1 = ''
+        name = t + (' *' if (t, e) in selects else '')
+        if v['auto1']:
+            d, m = verdict(v['auto'], v['auto1'])
+            da1 = f'{d:+.1f} {m}'
+            summary[(e, 'auto1')].append(d)
         if v['opacus']:
             d, m = verdict(v['auto'], v['opacus'])
             dop = f'{d:+.1f} {m}'
@@ -73,10 +98,11 @@ for e in eps_all:
             summary[(e, 'before')].append(d)
             if e >= 2 and m == '−':
                 losses_hi.append(f'{t} at ε = {e:g} ({d:+.1f})')
-        lines.append(f'| {t} | ' + ' | '.join(cells) + f' | {dop} | {dbe} |')
+        lines.append(f'| {name} | ' + ' | '.join(cells) + f' | {dop} | {dbe} | {da1} |')
     if summary[(e, 'opacus')]:
-        lines.append(f'| **mean Δ** | | | | | {st.mean(summary[(e, "opacus")]):+.2f} | '
-                     + (f'{st.mean(summary[(e, "before")]):+.2f}' if summary[(e, 'before')] else '') + ' |')
+        lines.append(f'| **mean Δ** | | | | | | {st.mean(summary[(e, "opacus")]):+.2f} | '
+                     + (f'{st.mean(summary[(e, "before")]):+.2f}' if summary[(e, 'before')] else '') + ' | '
+                     + (f'{st.mean(summary[(e, "auto1")]):+.2f}' if summary[(e, 'auto1')] else '') + ' |')
         lines.append('')
         lines.append(f'Against Opacus at ε = {e:g}: {marks[e]["+"]} tables ahead, {marks[e]["="]} level, '
                      f'{marks[e]["−"]} behind (of {sum(marks[e].values())}).')
@@ -89,12 +115,12 @@ lines.append('unitball: d 50, n 4000, γ* 0.1, 1 % flipped training labels; unit
              'γ* 0.05, 1 %. fixed1 / fixed4: one run at the public margin 1/√n, 4/√n. Δ best = auto − the '
              'best of before (= Iter, today\'s M* there), the best fixed margin and Opacus.')
 lines.append('')
-lines.append('| table | ε | auto | before (Iter) | fixed1 | fixed4 | Opacus | Δ best |')
-lines.append('|---|---:|---|---|---|---|---|---:|')
+lines.append('| table | ε | auto | auto1 | before (Iter) | fixed1 | fixed4 | Opacus | Δ best |')
+lines.append('|---|---:|---|---|---|---|---|---|---:|')
 syn_bad = []
 for t in SYN:
     for e in eps_all:
-        v = {x: acc.get((t, x, e), []) for x in ('auto', 'before', 'fixed1', 'fixed4', 'opacus')}
+        v = {x: acc.get((t, x, e), []) for x in ('auto', 'auto1', 'before', 'fixed1', 'fixed4', 'opacus')}
         if not v['auto']:
             continue
         others = [x for x in ('before', 'fixed1', 'fixed4', 'opacus') if v[x]]
@@ -105,7 +131,8 @@ for t in SYN:
             db = f'{d:+.1f} {m} (vs {best})'
             if m == '−':
                 syn_bad.append(f'{t} at ε = {e:g} ({d:+.1f} vs {best})')
-        lines.append(f'| {t} | {e:g} | ' + ' | '.join(ms(v[x]) for x in ('auto', 'before', 'fixed1', 'fixed4', 'opacus'))
+        name = t + (' *' if (t, e) in selects else '')
+        lines.append(f'| {name} | {e:g} | ' + ' | '.join(ms(v[x]) for x in ('auto', 'auto1', 'before', 'fixed1', 'fixed4', 'opacus'))
                      + f' | {db} |')
 lines.append('')
 lines.append('Targets read off these tables: ε ≤ 1 — tables behind Opacus beyond the spread: '

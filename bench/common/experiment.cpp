@@ -2,6 +2,7 @@
 // test accuracy (and time). Options as key=value: the benchmark's own
 //   train=PATH test=PATH seeds=5 tag=TEXT eps=1 (= epsilon) ranges=none|private|data share=S
 //   intercept=1|0 marginRootN=K (selector=fixed at the public margin γ = K/√n, n the training rows)
+//   autoSelectNoise=X (auto's selection switch, plan::PlanRequest; 0: auto never selects)
 // and any option of the core by its API name (run::optionSpecs: delta=1e-5 selector=iter
 // calibration=paper maxIterations=T output=last stepScale=D pruning=none …); unset options take
 // the core's defaults, as in the package. ranges=none is rangeShare=0, ranges=private share=S is
@@ -52,7 +53,8 @@ double accuracy(const learn::Dataset& data, const std::vector<double>& w) {
 int main(int argc, char** argv) {
   std::map<std::string, std::string> o = {{"seeds", "5"}, {"tag", "run"}, {"delta", "1e-5"}};
   if (!bench::parseArgs(argc, argv, o)) return 2;
-  const std::set<std::string> own = {"train", "test", "seeds", "tag", "eps", "ranges", "share", "intercept", "rule", "marginRootN"};
+  const std::set<std::string> own = {"train", "test", "seeds", "tag", "eps", "ranges", "share", "intercept", "rule", "marginRootN",
+                                     "autoSelectNoise"};
   run::Options options = bench::coreOptions(o, own);
   if (o.count("eps")) run::setOptionFromText(options, "epsilon", o["eps"]);
   if (o.count("intercept")) options.intercept = o["intercept"] == "1";
@@ -100,6 +102,7 @@ int main(int argc, char** argv) {
       rest.epsilon = accounting::gdpEpsilon(p.muTrain, s.plan.delta);
       settings = run::resolve(rest, train.n, train.d);
     }
+    if (o.count("autoSelectNoise")) settings.plan.autoSelectNoise = std::stod(o["autoSelectNoise"]);
     const auto started = std::chrono::steady_clock::now();
     learn::Trainer trainer(data, settings, run::makeGenerator(settings));
     while (!trainer.advance(1u << 20)) {
