@@ -119,6 +119,31 @@ describe("plan semantics", () => {
     expect(paper.selector).toBe("iter");
     expect(paper.candidates.length).toBe(paper.gridSize);
     expect(paper.margin).toBeUndefined();
+    expect(plan.selects).toBe(false);
+    expect(paper.selects).toBe(true);
+  });
+
+  test("auto on a large table: a private choice among γ₀/4, γ₀, 4γ₀ with a 97/3 run/score split", () => {
+    // ε = 1, n = 40,000: μ_class ≈ 0.254, score sd 10/μ_class ≈ 39 ≤ 0.125% of n = 50.
+    const plan = dp.account({ epsilon: 1, delta: 1e-5, n: 40000, d: 50 });
+    expect(plan.selector).toBe("auto");
+    expect(plan.selects).toBe(true);
+    expectRelative(plan.muRun, plan.muTrain * Math.sqrt(0.97 / 3), 1e-14, "muRun");
+    expectRelative(plan.scoreSd, 10 / plan.muTrain, 1e-12, "scoreSd");
+    const gamma0 = Math.max(1, Math.sqrt(0.25 / plan.muRun)) / Math.sqrt(40000);
+    expectRelative(plan.margin, gamma0, 1e-12, "margin");
+    expect(plan.candidates.map((c) => c.gamma)).toHaveLength(3);
+    plan.candidates.forEach((c, i) => {
+      expectRelative(c.gamma, gamma0 * [0.25, 1, 4][i], 1e-12, `gamma ${i}`);
+      expect(c.projected).toBe(false);
+      expect(c.T).toBe(plan.candidates[0].T);
+    });
+    // One row below the switch: the single run.
+    const n = Math.ceil(plan.scoreSd / 0.00125);
+    expect(dp.account({ epsilon: 1, delta: 1e-5, n, d: 50 }).selects).toBe(true);
+    const below = dp.account({ epsilon: 1, delta: 1e-5, n: n - 1, d: 50 });
+    expect(below.selects).toBe(false);
+    expect(below.candidates).toHaveLength(1);
   });
 
   test("tight: c = γ, R = b when not projected; T from the 5% bound; σ from the integer T", () => {

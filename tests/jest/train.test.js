@@ -45,6 +45,23 @@ test("M* trains a useful classifier and reports what it released", async () => {
   expect(model.seeded).toBe(false);
 });
 
+test("the default (auto) on a large table chooses privately among three margins and reports the scores", async () => {
+  // n = 20,000 at ε = 2 (μ_class ≈ 0.48 after the ranges' share): score sd ≈ 21 ≤ 0.125% of n.
+  const big = separable(20000, 10, 0.1, 200, 3);
+  const { model, report } = await dp.train(big, { epsilon: 2, delta: 1e-5 });
+  expect(report.plan.selector).toBe("auto");
+  expect(report.plan.selects).toBe(true);
+  expect(report.plan.candidates.map((c) => c.gamma / report.plan.margin)).toEqual([0.25, 1, 4].map((x) => expect.closeTo(x, 12)));
+  expect(report.candidates).toHaveLength(3);
+  for (const c of report.candidates) expect(Number.isFinite(c.noisyScore)).toBe(true);
+  const best = report.candidates.reduce((a, c) => (c.noisyScore < a.noisyScore ? c : a));
+  expect(report.selectedMargin).toBe(best.gamma);
+  const { labels } = model.predict(big.features);
+  let correct = 0;
+  labels.forEach((l, i) => { correct += l === big.labels[i] ? 1 : 0; });
+  expect(correct / labels.length).toBeGreaterThan(0.9);
+});
+
 test("the default (auto) trains one unprojected run at the public margin and reports it", async () => {
   const big = separable(4000, 20, 0.1, 40, 1);
   const { model, report } = await dp.train(big, { epsilon: 1, delta: 1e-5 });
