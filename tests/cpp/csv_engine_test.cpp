@@ -363,6 +363,36 @@ TEST(CsvEngine, SummariesCapDistinctValues) {
   EXPECT_EQ(scan.columns[0].firstText.line, 2);
 }
 
+// A column of numbers stops at numericDistinctCap (64): every label (≤ 50 classes) stays exact,
+// a continuous or pixel column stops being tracked early. A column with a text cell before its
+// 64th value keeps distinctCap (256).
+TEST(CsvEngine, NumericColumnsHaveTheSmallerDistinctCap) {
+  std::string text = "pixel,classes,code,y\n";
+  for (int i = 0; i < 1000; ++i) {
+    text += std::to_string(i % 200) + "," + std::to_string(i % 50) + "," +
+            (i == 0 ? std::string("A0") : std::to_string(i % 200)) + "," + std::to_string(i % 2) + "\n";
+  }
+  const CsvScan scan = scanCsv(text.data(), text.size(), CsvOptions{});
+  EXPECT_EQ(CsvOptions{}.numericDistinctCap, 64u);
+  EXPECT_TRUE(scan.columns[0].distinctCapped);
+  EXPECT_EQ(scan.columns[0].distinct.size(), 64u);
+  EXPECT_EQ(scan.columns[0].distinctRows, 64u);
+  EXPECT_FALSE(scan.columns[1].distinctCapped);  // 50 classes: exact
+  ASSERT_EQ(scan.columns[1].distinct.size(), 50u);
+  for (const DistinctValue& v : scan.columns[1].distinct) EXPECT_EQ(v.count, 20u);
+  EXPECT_FALSE(scan.columns[2].distinctCapped);  // a text cell first: up to 256 (201 here)
+  EXPECT_EQ(scan.columns[2].distinct.size(), 201u);
+  // The cap is an option (a larger one keeps the old summaries), and validated.
+  CsvOptions wide;
+  wide.numericDistinctCap = 256;
+  EXPECT_FALSE(scanCsv(text.data(), text.size(), wide).columns[0].distinctCapped);
+  CsvOptions bad;
+  bad.numericDistinctCap = (std::size_t{1} << 24) + 1;
+  const Error e = errorOf([&] { scanCsv(text.data(), text.size(), bad); });
+  EXPECT_EQ(e.code(), ErrorCode::kBadParameter);
+  EXPECT_EQ(e.parameter(), "numericDistinctCap");
+}
+
 TEST(CsvEngine, HundredThousandDistinctStringsInPassTwo) {
   const std::string bytes = readFile(fixturePath("csv_engine", "distinct_100k.csv"));
   const Outcome out = readAuto(bytes, CsvOptions{}, "y", 65536);

@@ -25,7 +25,8 @@ export interface ColumnSummary {
   /** Cells that read as inf/NaN numbers or beyond float32. */
   nonFinite: number;
   text: number;
-  /** Distinct values (exact unless `distinctCapped`: tracking stops at 256 values). */
+  /** Distinct values (exact unless `distinctCapped`: tracking stops past 256 values, or past 64
+   *  in a column of numbers only; then this is the number tracked when it stopped). */
   distinct: number;
   distinctCapped: boolean;
   /** The most frequent values with their counts. */

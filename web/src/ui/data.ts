@@ -73,7 +73,7 @@ function cellsText(c: ColumnSummary): string {
   if (c.text) parts.push(`${plural(c.text, "text cell")}${c.firstText ? ` (line ${c.firstText.line}: “${c.firstText.value}”)` : ""}`);
   if (c.missing) parts.push(`${c.missing} missing${c.firstMissing ? ` (line ${c.firstMissing.line})` : ""}`);
   if (c.nonFinite) parts.push(`${c.nonFinite} NaN/Inf`);
-  parts.push(`${c.distinctCapped ? "over 256" : c.distinct} distinct`);
+  parts.push(`${c.distinctCapped ? `over ${c.distinct}` : c.distinct} distinct`);
   return parts.join(", ");
 }
 
@@ -180,7 +180,7 @@ export function setupData(client: WorkerClient, hooks: { onChange: () => void; o
       el("p", { class: "note" },
         "Majority-class rate: ", el("strong", { id: "majority-rate", "data-value": String(top / n) }, percent(top / n)),
         " — a model must beat this to be useful. ",
-        c.distinctCapped ? "(More than 256 distinct values: is this really the label?) " : "",
+        c.distinctCapped ? `(More than ${c.distinct} distinct values: is this really the label?) ` : "",
         rows.length > 12 ? `(${rows.length - 12} more values not shown.) ` : "",
         "These counts are read exactly from your file, on this machine, for you; they are not part of any model or report."));
   };

@@ -49,8 +49,12 @@ struct CsvOptions {
   // Pass 1 keeps the distinct values of a column exactly while there are at most
   // distinctCap of them holding at most distinctBytes bytes; past that it stops tracking
   // that column (ColumnSummary::distinctCapped). All columns together keep at most
-  // distinctTotalBytes.
+  // distinctTotalBytes. A column whose cells have all been numbers so far stops at
+  // numericDistinctCap instead: a label has at most 50 classes (plan::kMaxClasses), so 64
+  // keeps every label's values exact, and on wide numeric tables (784 pixel columns of ≤ 256
+  // values each) the lookups in hundreds of cold tables were 85% of the scan (docs/PERFORMANCE.md).
   std::size_t distinctCap = 256;
+  std::size_t numericDistinctCap = 64;
   std::size_t distinctBytes = std::size_t{1} << 14;
   std::size_t distinctTotalBytes = std::size_t{1} << 25;
   // Pass 1 keeps the cells of the first previewRows data rows as text (a preview).

@@ -74,6 +74,9 @@ void validateOptions(const CsvOptions& o) {
   if (o.distinctCap > (std::size_t{1} << 24)) {
     badOption("distinctCap", "at most 2^24", std::to_string(o.distinctCap));
   }
+  if (o.numericDistinctCap > (std::size_t{1} << 24)) {
+    badOption("numericDistinctCap", "at most 2^24", std::to_string(o.numericDistinctCap));
+  }
 }
 
 void throwEncodingError(std::uint64_t at, std::int64_t line, Utf8Status status,

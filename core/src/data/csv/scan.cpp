@@ -196,13 +196,14 @@ class ScanSink {
   // Exact counts of the distinct values while they are few: the caller picks a label and its
   // positive class, or sees a low-cardinality column, from them. Past the caps the column
   // stops being tracked (no lookups at all), so a numeric column costs nothing after its
-  // first few hundred rows.
+  // first few hundred rows. A column of numbers only (so far) has the smaller cap.
   void track(ColumnState& c, const char* b, const char* e) {
     if (c.capped) return;
     const std::size_t n = static_cast<std::size_t>(e - b);
     const std::uint64_t hash = hashBytes(b, n);
     if (c.distinct.bump(b, n, hash)) return;
-    if (c.distinct.size() >= options_.distinctCap ||
+    const std::size_t cap = c.summary.text == 0 ? options_.numericDistinctCap : options_.distinctCap;
+    if (c.distinct.size() >= cap ||
         c.distinct.bytes() + n > options_.distinctBytes ||
         distinctBytes_ + n > options_.distinctTotalBytes) {
       c.capped = true;
