@@ -6,10 +6,12 @@
 #include <nlohmann/json.hpp>
 
 #include <cmath>
+#include <cstring>
 #include <limits>
 
 #include "csv_test_util.hpp"
 #include "data/csv/cells.hpp"
+#include "data/csv/text.hpp"
 
 namespace {
 
@@ -361,6 +363,20 @@ TEST(CsvEngine, SummariesCapDistinctValues) {
   EXPECT_EQ(scan.columns[0].text, 1000u);
   EXPECT_EQ(scan.columns[0].firstText.value, "id0");
   EXPECT_EQ(scan.columns[0].firstText.line, 2);
+}
+
+// The value tables' partial load is the zero-padded little-endian memcpy it replaced (so hashes
+// and table heads are unchanged), for every length below 8 and bytes above 0x7F.
+TEST(CsvEngine, PartialLoadEqualsZeroPaddedCopy) {
+  const char bytes[16] = {'\x01', '\xff', '\x80', '7', '\x00', 'z', '\xc3', '\xa9',
+                          '1', '2', '3', '4', '5', '6', '7', '8'};
+  for (std::size_t at = 0; at < 8; ++at) {
+    for (std::size_t n = 0; n < 8; ++n) {
+      std::uint64_t expected = 0;
+      std::memcpy(&expected, bytes + at, n);
+      EXPECT_EQ(dpmargin::data::csv::loadPartial(bytes + at, n), expected) << at << " " << n;
+    }
+  }
 }
 
 // A column of numbers stops at numericDistinctCap (64): every label (≤ 50 classes) stays exact,

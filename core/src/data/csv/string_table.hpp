@@ -79,8 +79,9 @@ class StringTable {
   }
 
   static std::uint64_t headOf(const char* key, std::size_t n) {
-    std::uint64_t head = 0;
-    std::memcpy(&head, key, n < 8 ? n : 8);
+    if (n < 8) return loadPartial(key, n);
+    std::uint64_t head;
+    std::memcpy(&head, key, 8);
     return head;
   }
 
