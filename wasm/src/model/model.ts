@@ -423,7 +423,8 @@ export class Model<F extends AnyModelFile = ModelFile> {
       unwrap(dataset.validate(false));
       const fill = unwrap(read.fill());
       const predictions = this.#score(dataset);
-      const table = { rows: predictions.scores.length, labelled, imputed: fill.imputed, missing: fill.marked };
+      // One label per row (a multiclass model has K scores per row).
+      const table = { rows: predictions.labels.length, labelled, imputed: fill.imputed, missing: fill.marked };
       if (multiclass) {
         // The truth is the class index (−1: a value that is not one of the model's classes).
         const codes = labelled ? Int32Array.from(unwrap(read.labelCodes()), (k) => (k < 0 ? -1 : k)) : null;
