@@ -11,7 +11,7 @@ import type { CsvSource } from "../csv/source.js";
 import type { CsvReadOptions } from "../csv/options.js";
 import { readTrainingTable, type TableInfo } from "../csv/table.js";
 import type { LocalRunInfo, MethodOptions, Plan, PreprocessingOptions, TrainProgress, TrainReport } from "../types.js";
-import { Model, type AnyModelFile, type ModelFile } from "../model/model.js";
+import { Model, type AnyModelFile, type ModelFile, type TrainingPredictionsOf } from "../model/model.js";
 import { buildLocal, buildReport } from "./report.js";
 import { cancelled, now, runChunked } from "./chunked.js";
 import { PrivacyLedger } from "../ledger/ledger.js";
@@ -37,6 +37,10 @@ export interface TrainOptions extends MethodOptions, PreprocessingOptions {
   /** A privacy ledger (`dp.ledger()`): the run is recorded in it before its first iteration,
    *  or refused with BUDGET_EXCEEDED when it would take the total beyond the ledger's cap. */
   ledger?: PrivacyLedger;
+  /** Also return the model's predictions on its own training rows (`trainingPredictions` of
+   *  the result): scored in the module before the rows are freed, so no second read of the
+   *  data — what a training accuracy needs. Local, not private. Default false. */
+  trainingPredictions?: boolean;
   onProgress?: (progress: TrainProgress) => void;
   signal?: AbortSignal;
 }
@@ -47,6 +51,11 @@ export interface TrainResult<F extends AnyModelFile = ModelFile> {
   report: TrainReport;
   /** Not released, not private: run count and time, for the user's own eyes. */
   local: LocalRunInfo;
+  /** Not released, not private: with the option `trainingPredictions`, the model's predictions
+   *  on the rows it was trained on and their true labels — exactly `model.predictCsv` on the
+   *  same rows. null when the rows were held by shard workers (`workers` ≥ 2: they are no
+   *  longer in this module; score them with `model.predictCsv`). */
+  trainingPredictions?: TrainingPredictionsOf<F> | null;
 }
 
 /** What `trainCsv` returns: the model and report of `train`, and what was read. */
@@ -65,13 +74,14 @@ function classNames(value: unknown): string[] | null {
 }
 
 /** Options that live in JavaScript; every other one goes to the core. */
-export const TRAIN_JS_ONLY = ["workers", "onPlan", "onProgress", "signal", "ledger"] as const;
+export const TRAIN_JS_ONLY = ["workers", "onPlan", "onProgress", "signal", "ledger", "trainingPredictions"] as const;
 
 interface Control {
   started: number;
   workers: number;
   onPlan: ((plan: Plan) => void) | undefined;
   ledger: PrivacyLedger | undefined;
+  trainingPredictions: boolean;
   onProgress: ((progress: TrainProgress) => void) | undefined;
   signal: AbortSignal | undefined;
   options: CoreOptions;
@@ -86,8 +96,10 @@ function control(core: CoreModule, options: TrainOptions): Control {
   if (typeof workers !== "number" || !Number.isInteger(workers) || workers < 1 || workers > MAX_WORKERS) {
     throw badParameter("workers", `an integer from 1 to ${MAX_WORKERS}`, workers);
   }
+  const trainingPredictions = o.trainingPredictions ?? false;
+  if (typeof trainingPredictions !== "boolean") throw badParameter("trainingPredictions", "true or false", trainingPredictions);
   const c: Control = {
-    started, workers,
+    started, workers, trainingPredictions,
     onPlan: optionalFunction(o, "onPlan"),
     ledger: optionalLedger(o),
     onProgress: optionalFunction(o, "onProgress"),
@@ -118,7 +130,9 @@ export async function train(core: CoreModule, data: TrainingData, options: Train
   const dataset = toCoreDataset(core, d.features as ArrayLike<number>, columns, d.labels as ArrayLike<number>, true,
     classes?.length);
   try {
-    return await run(core, dataset, c, columns, featureNames, host, classes && { column: null, classes });
+    // A multiclass label's truth: the class codes given (toCoreDataset checked them).
+    return await run(core, dataset, c, columns, featureNames, host, classes && { column: null, classes },
+      undefined, null, () => d.labels as ArrayLike<number>);
   } finally {
     dispose(dataset);
   }
@@ -136,7 +150,7 @@ export async function trainCsv(core: CoreModule, source: CsvSource, csv: CsvRead
       (trainer) => trainer.startRun(dataset, csvRun), {
         encoding: unwrap(csvRun.encoding()), schema: table.schema,
         label: label && !multiclass ? { column: label.column, positive: label.positive } : null,
-      });
+      }, () => unwrap(csvRun.classCodes()));
     return { ...result, table };
   } finally {
     dispose(dataset);
@@ -151,12 +165,28 @@ interface TableRelease {
   label: { column: string; positive: string } | null;
 }
 
-// `multiclass`: a label of 3 or more classes (one-vs-rest), its column and class names.
+// The model's predictions on its training rows, scored where they are — prepared by the trainer
+// with exactly the preprocessing the model file records, so the same float32 rows predictCsv
+// prepares from the file — with their truth: a binary label's ±1 (the dataset's labels, which
+// one problem leaves as read), a multiclass one's class codes (−1: none of the model's classes,
+// as predictCsv reads them; the dataset's labels then hold only the last problem's ±1).
+function onTrainingRows(model: Model<AnyModelFile>, dataset: CoreDataset,
+  codes: ArrayLike<number> | null): TrainingPredictionsOf<AnyModelFile> {
+  const predictions = model.scorePrepared(dataset);
+  if (codes === null) return { ...predictions, truth: Int8Array.from(unwrap(dataset.labels())) } as TrainingPredictionsOf<AnyModelFile>;
+  const classes = model.classes!.length;
+  const truth = Int32Array.from(codes, (k) => (k >= 0 && k < classes ? k : -1));
+  return { ...predictions, truth } as TrainingPredictionsOf<AnyModelFile>;
+}
+
+// `multiclass`: a label of 3 or more classes (one-vs-rest), its column and class names;
+// `classCodes`: its class code per row (the truth of the training predictions).
 async function run(core: CoreModule, dataset: CoreDataset, c: Control, columns: number,
   featureNames: string[] | undefined, host: ShardHost | undefined,
   multiclass: { column: string | null; classes: string[] } | null = null,
   begin: (trainer: CoreTrainer) => ReturnType<CoreTrainer["start"]> = (trainer) => trainer.start(dataset, c.options),
-  table: TableRelease | null = null): Promise<TrainResult<AnyModelFile>> {
+  table: TableRelease | null = null,
+  classCodes: () => ArrayLike<number> = () => []): Promise<TrainResult<AnyModelFile>> {
   const { started, workers, onPlan, onProgress, signal, ledger } = c;
   if (workers > 1 && !host) {
     throw new DpMarginError("BAD_PARAMETER", "workers > 1 needs worker threads, which this module cannot start", "workers");
@@ -196,7 +226,11 @@ async function run(core: CoreModule, dataset: CoreDataset, c: Control, columns: 
       },
       ...(multiclass ? { multiclass } : {}),
     });
-    return { model, report, local: buildLocal(result, now() - started) };
+    const local = buildLocal(result, now() - started);
+    if (!c.trainingPredictions) return { model, report, local };
+    // Before the caller frees the rows (with workers they are in the shards, released here).
+    const trainingPredictions = workers > 1 ? null : onTrainingRows(model, dataset, multiclass ? classCodes() : null);
+    return { model, report, local, trainingPredictions };
   } finally {
     dispose(trainer);
   }
