@@ -110,12 +110,23 @@ test("the rare class of the discovery case is really left out (its rows' truth i
   expect(Array.from(fit.truth).filter((t) => t === -1)).toHaveLength(3);
 });
 
-test("without the option there is none; with rows in shard workers it is null", async () => {
+describe("with the rows in two shard workers, the shards score them before they stop", () => {
+  test.each([cases[0], cases[4], cases[6], cases[8]])("%s", async (_, file, csv, options) => {
+    const { model, table, trainingPredictions: fit } = await dp.trainCsv(csvFile(file), csv,
+      { ...BUDGET, ...options, workers: 2, trainingPredictions: true });
+    const multiclass = model.classes !== null;
+    const again = await model.predictCsv(csvFile(file), {
+      label: table.label.column, ...(multiclass ? {} : { positive: table.label.positive }),
+    });
+    expect(fit.scores).toEqual(again.scores);
+    expect(fit.labels).toEqual(again.labels);
+    expect(fit.truth).toEqual(again.truth);
+  });
+});
+
+test("without the option there is none; a bad value is refused", async () => {
   const plain = await dp.trainCsv(csvFile(numeric), { label: "label" }, { ...BUDGET, maxIterations: 5 });
   expect(plain.trainingPredictions).toBeUndefined();
-  const sharded = await dp.trainCsv(csvFile(numeric), { label: "label" },
-    { ...BUDGET, maxIterations: 5, workers: 2, trainingPredictions: true });
-  expect(sharded.trainingPredictions).toBeNull();
   await expect(dp.trainCsv(csvFile(numeric), { label: "label" }, { ...BUDGET, trainingPredictions: "yes" }))
     .rejects.toMatchObject({ code: "BAD_PARAMETER", parameter: "trainingPredictions" });
 });

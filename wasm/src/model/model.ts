@@ -470,14 +470,26 @@ export class Model<F extends AnyModelFile = ModelFile> {
    * the rows it prepares (the core: ⟨w_k, x⟩ per weight vector, and ±1 or the argmax).
    */
   scorePrepared(dataset: CoreDataset): PredictionsOf<F> {
+    const { weights, problems } = this.scoringWeights();
+    const { scores, labels } = unwrap(dataset.predict(weights, problems));
+    return this.predictionsFrom(scores, labels);
+  }
+
+  /** @internal The weights the core's learn::predict scores with: one vector per problem
+   *  (a binary model: one), each with its intercept last, stacked. */
+  scoringWeights(): { weights: Float64Array; problems: number } {
+    const f = this.#file;
+    if (isMulticlassFile(f)) return { weights: stackedWeights(f), problems: f.label.classes.length };
+    return { weights: Float64Array.from(f.intercept === null ? f.weights : [...f.weights, f.intercept]), problems: 1 };
+  }
+
+  /** @internal The predictions of this model from learn::predict's scores and labels. */
+  predictionsFrom(scores: Float64Array, labels: Int32Array): PredictionsOf<F> {
     const f = this.#file;
     if (isMulticlassFile(f)) {
       const classes = [...f.label.classes];
-      const { scores, labels } = unwrap(dataset.predict(stackedWeights(f), classes.length));
       return { scores, labels, classes, predicted: Array.from(labels, (k) => classes[k]) } as PredictionsOf<F>;
     }
-    const w = Float64Array.from(f.intercept === null ? f.weights : [...f.weights, f.intercept]);
-    const { scores, labels } = unwrap(dataset.predict(w, 1));
     return { scores, labels: Int8Array.from(labels) } as PredictionsOf<F>;
   }
 

@@ -11,11 +11,11 @@ import type { CsvSource } from "../csv/source.js";
 import type { CsvReadOptions } from "../csv/options.js";
 import { readTrainingTable, type TableInfo } from "../csv/table.js";
 import type { LocalRunInfo, MethodOptions, Plan, PreprocessingOptions, TrainProgress, TrainReport } from "../types.js";
-import { Model, type AnyModelFile, type ModelFile, type TrainingPredictionsOf } from "../model/model.js";
+import { Model, type AnyModelFile, type ModelFile, type PredictionsOf, type TrainingPredictionsOf } from "../model/model.js";
 import { buildLocal, buildReport } from "./report.js";
 import { cancelled, now, runChunked } from "./chunked.js";
 import { PrivacyLedger } from "../ledger/ledger.js";
-import { MAX_WORKERS, trainOnShards, type ShardHost } from "../shards/sharded.js";
+import { MAX_WORKERS, trainOnShards, type ShardHost, type ShardPredictions } from "../shards/sharded.js";
 
 /** Options of `train()`: the privacy budget, the method, preprocessing, and control. */
 export interface TrainOptions extends MethodOptions, PreprocessingOptions {
@@ -53,9 +53,8 @@ export interface TrainResult<F extends AnyModelFile = ModelFile> {
   local: LocalRunInfo;
   /** Not released, not private: with the option `trainingPredictions`, the model's predictions
    *  on the rows it was trained on and their true labels — exactly `model.predictCsv` on the
-   *  same rows. null when the rows were held by shard workers (`workers` ≥ 2: they are no
-   *  longer in this module; score them with `model.predictCsv`). */
-  trainingPredictions?: TrainingPredictionsOf<F> | null;
+   *  same rows (with `workers` ≥ 2 the shard workers score their rows before they stop). */
+  trainingPredictions?: TrainingPredictionsOf<F>;
 }
 
 /** What `trainCsv` returns: the model and report of `train`, and what was read. */
@@ -165,15 +164,12 @@ interface TableRelease {
   label: { column: string; positive: string } | null;
 }
 
-// The model's predictions on its training rows, scored where they are — prepared by the trainer
-// with exactly the preprocessing the model file records, so the same float32 rows predictCsv
-// prepares from the file — with their truth: a binary label's ±1 (the dataset's labels, which
-// one problem leaves as read), a multiclass one's class codes (−1: none of the model's classes,
-// as predictCsv reads them; the dataset's labels then hold only the last problem's ±1).
-function onTrainingRows(model: Model<AnyModelFile>, dataset: CoreDataset,
+// The training predictions with their truth: a binary label's ±1 as read (copied before
+// training), a multiclass one's class codes (−1: none of the model's classes, as predictCsv reads
+// them; the dataset's labels hold only the current one-vs-rest problem's ±1).
+function withTruth(model: Model<AnyModelFile>, predictions: PredictionsOf<AnyModelFile>, binary: Int8Array | null,
   codes: ArrayLike<number> | null): TrainingPredictionsOf<AnyModelFile> {
-  const predictions = model.scorePrepared(dataset);
-  if (codes === null) return { ...predictions, truth: Int8Array.from(unwrap(dataset.labels())) } as TrainingPredictionsOf<AnyModelFile>;
+  if (codes === null) return { ...predictions, truth: binary! } as TrainingPredictionsOf<AnyModelFile>;
   const classes = model.classes!.length;
   const truth = Int32Array.from(codes, (k) => (k >= 0 && k < classes ? k : -1));
   return { ...predictions, truth } as TrainingPredictionsOf<AnyModelFile>;
@@ -199,6 +195,9 @@ async function run(core: CoreModule, dataset: CoreDataset, c: Control, columns: 
     ledger?.charge(plan);  // BUDGET_EXCEEDED before any iteration: nothing is released
     onPlan?.(plan);
     const t = trainer;
+    // A binary label's ±1 as read (n bytes): the truth of the training predictions, kept before
+    // shard workers take the rows and the dataset is released.
+    const binaryTruth = c.trainingPredictions && !multiclass ? Int8Array.from(unwrap(dataset.labels())) : null;
     const afterChunk = (done: boolean) => {
       if (!onProgress) return;
       const p = unwrap(t.progress());
@@ -210,27 +209,38 @@ async function run(core: CoreModule, dataset: CoreDataset, c: Control, columns: 
         problem: p.problem, problems: p.problems,
       });
     };
+    // The release, built once training is done — with workers, before they stop, so that they
+    // can score their rows with the model's weights.
+    let released: TrainResult<AnyModelFile> | null = null;
+    const release = (): TrainResult<AnyModelFile> => {
+      if (released) return released;
+      const result = unwrap(t.result());
+      const report = buildReport(start, result, multiclass?.classes ?? null);
+      const model = Model.fromTraining(core, {
+        problems: result.problems.map((p) => p.weights), columns, featureNames, report, label: table?.label ?? null,
+        encoding: table?.encoding, schema: table?.schema,
+        preprocessing: {
+          ...start.preprocessing, columnRanges: report.columnRanges,
+          ...(report.columnScalings ? { columnMaps: report.columnScalings.map((s) => s.map) } : {}),
+        },
+        ...(multiclass ? { multiclass } : {}),
+      });
+      return (released = { model, report, local: buildLocal(result, now() - started) });
+    };
+    let sharded: ShardPredictions | null = null;
     if (workers > 1) {
-      await trainOnShards(core, t, dataset, workers, host!, afterChunk, signal);
+      sharded = await trainOnShards(core, t, dataset, workers, host!, afterChunk, signal,
+        c.trainingPredictions ? () => release().model.scoringWeights() : undefined);
     } else {
       await runChunked((budget) => unwrap(t.advance(budget)), afterChunk, signal, "training");
     }
-    const result = unwrap(trainer.result());
-    const report = buildReport(start, result, multiclass?.classes ?? null);
-    const model = Model.fromTraining(core, {
-      problems: result.problems.map((p) => p.weights), columns, featureNames, report, label: table?.label ?? null,
-      encoding: table?.encoding, schema: table?.schema,
-      preprocessing: {
-        ...start.preprocessing, columnRanges: report.columnRanges,
-        ...(report.columnScalings ? { columnMaps: report.columnScalings.map((s) => s.map) } : {}),
-      },
-      ...(multiclass ? { multiclass } : {}),
-    });
-    const local = buildLocal(result, now() - started);
+    const { model, report, local } = release();
     if (!c.trainingPredictions) return { model, report, local };
-    // Before the caller frees the rows (with workers they are in the shards, released here).
-    const trainingPredictions = workers > 1 ? null : onTrainingRows(model, dataset, multiclass ? classCodes() : null);
-    return { model, report, local, trainingPredictions };
+    // Local, not private: the model's predictions of its training rows, scored where the rows
+    // are — in this module before the caller frees them, or in the shard workers before they stop.
+    const predictions = sharded ? model.predictionsFrom(sharded.scores, sharded.labels) : model.scorePrepared(dataset);
+    return { model, report, local,
+      trainingPredictions: withTruth(model, predictions, binaryTruth, multiclass ? classCodes() : null) };
   } finally {
     dispose(trainer);
   }

@@ -116,6 +116,8 @@ export interface CoreShard extends EmbindObject {
   /** A view into wasm memory: copy it before anything else runs. */
   gradients(weights: Float32Array): Status<Float64Array>;
   countErrors(weights: Float64Array, m: number): Status<Float64Array>;
+  /** learn::predict over the shard's prepared rows (as Dataset.predict). */
+  predict(weights: Float64Array, problems: number): Status<{ scores: Float64Array; labels: Int32Array }>;
   release(): Status<boolean>;
 }
 
