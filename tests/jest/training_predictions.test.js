@@ -155,3 +155,20 @@ test("the CLI's trainAccuracy is the written model's accuracy on the training fi
     expect(report.trainAccuracy).toBe(accuracy(p.labels, p.truth));
   }
 });
+
+// The CLI's label warnings read the label column's counts from the training read's own scan
+// (table.labelSummary) instead of scanning the file again with summarizeCsv: the same counts.
+describe("table.labelSummary is summarizeCsv's summary of the label column", () => {
+  const ages = write("ages.csv", ["x,age", ...Array.from({ length: 300 }, (_, i) => `${(i % 17) / 17},${20 + (i % 60)}`)].join("\n") + "\n");
+  test.each([
+    ["numeric 0/1 label", numeric, { label: "label" }],
+    ["breast-cancer sample (text labels)", sample, { label: "diagnosis", positive: "malignant" }],
+    ["churn (text label, missing cells)", fixture("csv_engine/churn_categorical.csv"), { label: "churn", positive: "Yes" }],
+    ["a numeric label of 60 values, one against the rest", ages, { label: "age", positive: "30" }],
+  ])("%s", async (_, file, csv) => {
+    const { table } = await dp.trainCsv(csvFile(file), csv, { ...BUDGET, maxIterations: 2 });
+    const summary = await dp.summarizeCsv(csvFile(file), { previewRows: 0, maxValues: 0 });
+    expect(table.labelSummary).toEqual(summary.columns.find((c) => c.name === csv.label));
+    expect(table.labelSummary.values).toEqual([]);
+  });
+});

@@ -167,6 +167,9 @@ export interface CoreCsvRun extends CorePassReader {
   encoding(): Status<Record<string, unknown>>;
   featureNames(): Status<string[]>;
   fill(): Status<CoreFill>;
+  /** The label column's entry of run::summarizeScan, from the run's scan (null without a
+   *  label): local, never released. */
+  labelSummary(maxValues: number): Status<Record<string, unknown> | null>;
   takeDataset(into: CoreDataset): Status<boolean>;
 }
 export interface CoreCsvRead extends CorePassReader {
