@@ -334,6 +334,50 @@ TEST(CsvRun, TextColumnsMissingCellsAndATextLabel) {
   EXPECT_LT(double(errors) / 6000.0, 0.1);
 }
 
+bool sameNode(const Node& a, const Node& b) {
+  if (a.kind != b.kind || a.boolean != b.boolean || a.number != b.number || a.text != b.text ||
+      a.list.size() != b.list.size() || a.fields.size() != b.fields.size()) {
+    return false;
+  }
+  for (std::size_t i = 0; i < a.list.size(); ++i) {
+    if (!sameNode(a.list[i], b.list[i])) return false;
+  }
+  for (std::size_t i = 0; i < a.fields.size(); ++i) {
+    if (a.fields[i].first != b.fields[i].first || !sameNode(a.fields[i].second, b.fields[i].second)) return false;
+  }
+  return true;
+}
+
+// The label column's summary from a training run's own scan (the CLI's label warnings, without
+// scanning the file again): summarizeScan's entry for that column, whatever maxValues.
+TEST(CsvRun, SummarizeColumnIsSummarizeScansEntry) {
+  run::Options o = budget();
+  o.table.label = "churn";
+  const Ran r = runCsv(churnTable(600), o);
+  const data::CsvScan& scan = r.run->scan();
+  const std::int64_t label = r.run->schema().label;
+  ASSERT_EQ(label, 4);
+  for (std::size_t maxValues : {0u, 1u, 50u}) {
+    const Node all = run::summarizeScan(scan, o, maxValues);
+    const Node* columns = all.field("columns");
+    ASSERT_NE(columns, nullptr);
+    ASSERT_EQ(columns->list.size(), scan.columns.size());
+    for (std::size_t j = 0; j < scan.columns.size(); ++j) {
+      EXPECT_TRUE(sameNode(run::summarizeColumn(scan, j, maxValues), columns->list[j])) << "column " << j;
+    }
+  }
+  const Node churn = run::summarizeColumn(scan, std::size_t(label), 0);
+  EXPECT_EQ(churn.field("name")->text, "churn");
+  EXPECT_EQ(churn.field("distinct")->number, 2.0);
+  EXPECT_TRUE(churn.field("values")->list.empty());
+  try {
+    run::summarizeColumn(scan, scan.columns.size(), 0);
+    ADD_FAILURE() << "no error for a column beyond the last";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), ErrorCode::kInternal);
+  }
+}
+
 TEST(CsvRun, SmallTablesHashTheirCategoriesAndNumericLabelsAreBinary) {
   std::string csv = "x,colour,label\n";
   for (int i = 0; i < 200; ++i) csv += std::to_string(i % 7) + "," + (i % 2 ? "red" : "blue") + "," + std::to_string(i % 2) + "\n";

@@ -230,6 +230,7 @@ describe("a multiclass CSV (declared classes)", () => {
     expect(model.toJSON().schema.classes).toEqual(names);
     const p = await model.predictCsv(csvTest, { label: "species" });
     expect(p.truth).toBeInstanceOf(Int32Array);
+    expect(p.table.rows).toBe(600);  // one per row (K scores each)
     expect(accuracy(p.labels, p.truth)).toBeGreaterThan(0.85);
     // Without the label column the truth is null (with it, the model's own column is read).
     const withoutLabel = csvTest.split("\n").map((line) => line.split(",").slice(0, 4).join(",")).join("\n");
@@ -274,6 +275,8 @@ describe("a multiclass CSV (declared classes)", () => {
     expect(out.label).toMatchObject({ column: "species", classes: names, classSource: "declared" });
     expect(out.report.perClass).toHaveLength(3);
     expect(out.testAccuracy).toBeGreaterThan(0.85);
+    expect(out.testRows).toBe(600);  // rows, not rows × classes
+    expect(out.test.rows).toBe(600);
     const text = cli("train", trainFile, "--label", "species", "--classes", names.join(","), "--epsilon", "1", "--delta", "1e-5");
     expect(text.code).toBe(0);
     expect(text.stdout).toMatch(/one-vs-rest over 3 classes/);

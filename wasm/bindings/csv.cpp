@@ -97,6 +97,13 @@ class WasmCsvRun {
   val encoding() { return fromNode(data::describeEncoding(run().encoding())); }
   val featureNames() { return fromNode(Node::ofTexts(run().encoding().names())); }
   val fill() { return fillOf(run().fillResult()); }
+  // The label column's entry of run::summarizeScan, from the run's own scan (what CsvScan.finish
+  // lists for it; null without a label): local, never released.
+  val labelSummary(val maxValues) {
+    const auto label = run().schema().label;
+    if (label < 0) return val::null();
+    return fromNode(run::summarizeColumn(run().scan(), std::size_t(label), std::size_t(toCount(maxValues, "maxValues", 0))));
+  }
   // Moves the table into `dataset` (a Dataset object the caller owns and disposes).
   void takeDataset(val dataset) { toDataset(dataset, "dataset").adopt(run().takeDataset()); }
   void release() { run_.reset(); }
@@ -223,6 +230,7 @@ EMSCRIPTEN_BINDINGS(dpmargin_csv) {
       .method<&WasmCsvRun::encoding>("encoding")
       .method<&WasmCsvRun::featureNames>("featureNames")
       .method<&WasmCsvRun::fill>("fill")
+      .method<&WasmCsvRun::labelSummary>("labelSummary")
       .method<&WasmCsvRun::takeDataset>("takeDataset")
       .method<&WasmCsvRun::release>("release");
   GuardedClass<WasmCsvRead>("CsvRead")

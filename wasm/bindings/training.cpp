@@ -184,6 +184,16 @@ class WasmShard {
     std::vector<double> out(counts.begin(), counts.end());
     return float64Array(out);
   }
+  // learn::predict over this shard's prepared rows (the training predictions of a sharded run):
+  // {scores: Float64Array rows × problems row-major, labels: Int32Array rows}, as Dataset.predict.
+  val predict(val weights, val problems) {
+    const learn::Predictions p =
+        learn::predict(shard().view(), toDoubles(weights, "weights"), toCount(problems, "problems", 1));
+    val o = val::object();
+    o.set("scores", float64Array(p.scores));
+    o.set("labels", int32Array(p.labels.data(), p.labels.size()));
+    return o;
+  }
   void release() { shard_.reset(); }
 
  private:
@@ -227,6 +237,7 @@ EMSCRIPTEN_BINDINGS(dpmargin_training) {
       .method<&WasmShard::setup>("setup")
       .method<&WasmShard::gradients>("gradients")
       .method<&WasmShard::countErrors>("countErrors")
+      .method<&WasmShard::predict>("predict")
       .method<&WasmShard::release>("release");
   registerFunction<&shardBounds>("shardBounds");
 }

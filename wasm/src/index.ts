@@ -27,7 +27,7 @@ export { PrivacyLedger, ledgerRun } from "./ledger/ledger.js";
 export type { LedgerFile, LedgerRun, LedgerTotal } from "./ledger/ledger.js";
 export type {
   ModelFile, ModelLabel, ModelPreprocessing, Predictions, PredictCsvOptions, CsvPredictions, AnyModelFile, PredictionsOf,
-  CsvPredictionsOf,
+  CsvPredictionsOf, TrainingPredictionsOf,
 } from "./model/model.js";
 export type {
   MulticlassModelFile, MulticlassPredictions, MulticlassCsvPredictions, ClassSelection,

@@ -1,13 +1,14 @@
 // The engine: the wasm module, the loaded file and training all live in this worker, so the
 // page stays responsive. Everything goes through the package's public API: its streaming CSV
 // reader (a column summary for the preview; trainCsv/predictCsv/profileCsv read the file again,
-// straight into wasm memory), train's onPlan/onProgress events and AbortSignal support. With
-// "Workers: 2" this worker coordinates and the package starts two nested shard workers
-// (docs/SHARDING.md). Protocol in protocol.ts: each request gets zero or more events and then
-// one "result" or "error" ({code, message, …}); no exception escapes as an uncaught error.
+// straight into wasm memory; the training rows are evaluated where trainCsv holds them, not read
+// again), train's onPlan/onProgress events and AbortSignal support. With "Workers: 2" this
+// worker coordinates and the package starts two nested shard workers (docs/SHARDING.md).
+// Protocol in protocol.ts: each request gets zero or more events and then one "result" or
+// "error" ({code, message, …}); no exception escapes as an uncaught error.
 import {
   load, DpMarginError, evaluate, predictionsCsv, multiclassPredictionsCsv, type AnyModelFile, type DpMargin, type Model,
-  type MulticlassModelFile, type ModelFile,
+  type MulticlassModelFile, type ModelFile, type TrainingPredictionsOf,
 } from "dpmargin";
 import { splitRows } from "./split.ts";
 import { sha256OfBlob } from "./hash.ts";
@@ -127,6 +128,14 @@ function evaluateMulticlass(scores: Float64Array, truth: ArrayLike<number>, labe
 
 const isMulticlass = (m: AnyModelFile): m is MulticlassModelFile => m.version === 2 && Array.isArray(m.weights[0]);
 
+/** The predictions of `model` on its own training rows (trainCsv's `trainingPredictions`:
+ *  scored in the module, no second read of the file), evaluated against their labels. */
+function evaluateTraining(model: Model, p: TrainingPredictionsOf<AnyModelFile>): Evaluation {
+  const file = model.toJSON() as AnyModelFile;
+  if (isMulticlass(file)) return evaluateMulticlass(p.scores, p.truth, p.labels, file.label.classes);
+  return evaluateBinary(p.scores, p.truth as Int8Array, p.labels as Int8Array, (file as ModelFile).label!.positive);
+}
+
 /** Predictions of `model` on rows of `blob`, evaluated against its label column. */
 async function evaluateModel(model: Model, blob: Blob, options: { label: string; rows?: ArrayLike<number>; signal: AbortSignal }): Promise<Evaluation> {
   const file = model.toJSON() as AnyModelFile;
@@ -151,15 +160,18 @@ async function train(id: number, request: TrainRequest): Promise<TrainOutcome> {
   const csv = { schema: request.schema, ...(held ? { rows: split.train } : {}) };
   const controller = cancellable(id);
   try {
-    const { model, report, local } = await dp.trainCsv(blob, csv, {
+    const { model, report, local, trainingPredictions } = await dp.trainCsv(blob, csv, {
       ...request.options,
+      // The training rows scored where they are (this module, or the shard workers with
+      // "Workers: 2") before they are freed: no second read of the file.
+      trainingPredictions: true,
       signal: controller.signal,
       onPlan: (plan) => post({ id, type: "started", plan }),
       onProgress: (progress) => post({ id, type: "progress", progress }),
     });
     // Evaluation on the user's own rows: local, not private.
     const label = request.schema.label!;
-    const onTrain = await evaluateModel(model as Model, blob, { label, signal: controller.signal, ...(held ? { rows: split.train } : {}) });
+    const onTrain = evaluateTraining(model as Model, trainingPredictions!);
     const onTest = held ? await evaluateModel(model as Model, blob, { label, signal: controller.signal, rows: split.test }) : null;
     return {
       report,

@@ -949,36 +949,42 @@ const std::vector<std::int32_t>& CsvRead::labelCodes() const { return codes_; }
 
 // ---- summary ----
 
+Node summarizeColumn(const data::CsvScan& scan, std::size_t column, std::size_t maxValues) {
+  if (column >= scan.columns.size()) {
+    throw Error(ErrorCode::kInternal, "", "summarizeColumn: no column " + std::to_string(column));
+  }
+  const data::ColumnSummary& c = scan.columns[column];
+  std::vector<std::pair<std::string, Node>> f;
+  f.emplace_back("name", Node::ofText(c.name));
+  f.emplace_back("numbers", Node::ofNumber(double(c.numbers)));
+  f.emplace_back("missing", Node::ofNumber(double(c.missing)));
+  f.emplace_back("nonFinite", Node::ofNumber(double(c.nonFinite)));
+  f.emplace_back("text", Node::ofNumber(double(c.text)));
+  f.emplace_back("distinct", Node::ofNumber(double(c.distinct.size())));
+  f.emplace_back("distinctCapped", Node::ofBoolean(c.distinctCapped));
+  // Most frequent first (ties in order of appearance), at most maxValues.
+  std::vector<const data::DistinctValue*> order;
+  for (const auto& v : c.distinct) order.push_back(&v);
+  std::stable_sort(order.begin(), order.end(), [](auto* a, auto* b) { return a->count > b->count; });
+  std::vector<Node> values;
+  for (std::size_t k = 0; k < order.size() && k < maxValues; ++k) {
+    values.push_back(Node::ofObject({{"value", Node::ofText(order[k]->value)},
+                                     {"count", Node::ofNumber(double(order[k]->count))}}));
+  }
+  f.emplace_back("values", Node::ofList(std::move(values)));
+  const auto cell = [](const data::CellSample& s) {
+    return s.line < 0 ? Node::null()
+                      : Node::ofObject({{"value", Node::ofText(s.value)}, {"line", Node::ofNumber(double(s.line))}});
+  };
+  f.emplace_back("firstText", cell(c.firstText));
+  f.emplace_back("firstMissing", cell(c.firstMissing));
+  f.emplace_back("firstNonFinite", cell(c.firstNonFinite));
+  return Node::ofObject(std::move(f));
+}
+
 Node summarizeScan(const data::CsvScan& scan, const Options& options, std::size_t maxValues) {
   std::vector<Node> columns;
-  for (const data::ColumnSummary& c : scan.columns) {
-    std::vector<std::pair<std::string, Node>> f;
-    f.emplace_back("name", Node::ofText(c.name));
-    f.emplace_back("numbers", Node::ofNumber(double(c.numbers)));
-    f.emplace_back("missing", Node::ofNumber(double(c.missing)));
-    f.emplace_back("nonFinite", Node::ofNumber(double(c.nonFinite)));
-    f.emplace_back("text", Node::ofNumber(double(c.text)));
-    f.emplace_back("distinct", Node::ofNumber(double(c.distinct.size())));
-    f.emplace_back("distinctCapped", Node::ofBoolean(c.distinctCapped));
-    // Most frequent first (ties in order of appearance), at most maxValues.
-    std::vector<const data::DistinctValue*> order;
-    for (const auto& v : c.distinct) order.push_back(&v);
-    std::stable_sort(order.begin(), order.end(), [](auto* a, auto* b) { return a->count > b->count; });
-    std::vector<Node> values;
-    for (std::size_t k = 0; k < order.size() && k < maxValues; ++k) {
-      values.push_back(Node::ofObject({{"value", Node::ofText(order[k]->value)},
-                                       {"count", Node::ofNumber(double(order[k]->count))}}));
-    }
-    f.emplace_back("values", Node::ofList(std::move(values)));
-    const auto cell = [](const data::CellSample& s) {
-      return s.line < 0 ? Node::null()
-                        : Node::ofObject({{"value", Node::ofText(s.value)}, {"line", Node::ofNumber(double(s.line))}});
-    };
-    f.emplace_back("firstText", cell(c.firstText));
-    f.emplace_back("firstMissing", cell(c.firstMissing));
-    f.emplace_back("firstNonFinite", cell(c.firstNonFinite));
-    columns.push_back(Node::ofObject(std::move(f)));
-  }
+  for (std::size_t j = 0; j < scan.columns.size(); ++j) columns.push_back(summarizeColumn(scan, j, maxValues));
   std::vector<std::pair<std::string, Node>> top;
   top.emplace_back("rows", Node::ofNumber(double(scan.rows)));
   top.emplace_back("bytes", Node::ofNumber(double(scan.bytes)));

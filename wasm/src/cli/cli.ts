@@ -13,7 +13,8 @@ import { aucText, noBetterThanMajority, percent } from "./metrics.js";
 import { evaluate as evaluateScores } from "../metrics/metrics.js";
 import { COMMAND_FLAGS, commandHelp, flagsOf, kebab, usage, type Flags } from "./help.js";
 import { load, csvFile, epsilonMeaning, deltaWarning, DpMarginError, predictionsCsv, multiclassPredictionsCsv, SEEDED_WARNING,
-  type Plan, type DpMargin, type PrivacyLedger, type CsvReadOptions, type OptionInfo, type CsvProgress, type ProfileProgress, type TrainProgress } from "../node.js";
+  type Plan, type DpMargin, type PrivacyLedger, type CsvReadOptions, type OptionInfo, type CsvProgress, type ProfileProgress, type TrainProgress,
+  type ColumnSummary } from "../node.js";
 
 class UsageError extends Error {}
 
@@ -320,6 +321,8 @@ async function trainCommand(dp: DpMargin, argv: string[]): Promise<void> {
     trained = await dp.trainCsv(csvFile(files[0]),
       { ...csv, ...(progress.enabled ? { onProgress: (p) => progress.reading(files[0], p) } : {}) },
       { ...options, ...(ledger ? { ledger } : {}),
+        // The train accuracy from the rows already in the module (no second read of the file).
+        trainingPredictions: true,
         // A plan with too little data is said before training starts (stderr), so that a long
         // run can be stopped; the summary repeats it (as it does a "marginal" one).
         ...(v.quiet ? {} : { onPlan: (plan: Plan) => {
@@ -330,7 +333,7 @@ async function trainCommand(dp: DpMargin, argv: string[]): Promise<void> {
     // A run the ledger recorded stays recorded, whether it finished or not (the data were read).
     if (ledger && ledger.runs.length > recorded) await writeLedger(ledgerFile!, ledger);
   }
-  const { model, report, local, table: read } = trained;
+  const { model, report, local, table: read, trainingPredictions } = trained;
   progress.done();
   if (ledger) {
     const t = ledger.total;
@@ -346,8 +349,10 @@ async function trainCommand(dp: DpMargin, argv: string[]): Promise<void> {
   const scoring = (file: string) => ({
     ...evaluate, ...(progress.enabled ? { onProgress: (p: CsvProgress) => progress.predicting(file, p) } : {}),
   });
-  const onTrain = await model.predictCsv(csvFile(files[0]), scoring(files[0]));
-  const trainAccuracy = accuracy(onTrain.labels, onTrain.truth!);
+  // The training rows, scored in the module before they were freed: exactly model.predictCsv on
+  // the training file (tests/jest/training_predictions.test.js), without reading it again.
+  const onTrain = trainingPredictions!;
+  const trainAccuracy = accuracy(onTrain.labels, onTrain.truth);
   let onTest = null;
   try {
     onTest = v.test === undefined ? null : await model.predictCsv(csvFile(v.test as string), scoring(v.test as string));
@@ -388,7 +393,7 @@ async function trainCommand(dp: DpMargin, argv: string[]): Promise<void> {
   if (y && noBetterThanMajority(y)) {
     warnings.push(`test accuracy ${percent(y.accuracy)} is no better than always answering the majority class ${JSON.stringify(testMetrics!.majorityClass)} (${percent(y.majorityRate)} of the test rows): the model has learned little`);
   }
-  warnings.push(...await labelWarnings(dp, files[0], csv, read.label!));
+  warnings.push(...labelWarnings(read.label!, read.labelSummary));
   const plan = report.plan;
   const selected = plan.candidates[report.selectedCandidate];
   // SPEC §5.2's fields first, then the whole report (its plan holds every setting).
@@ -456,21 +461,18 @@ async function trainCommand(dp: DpMargin, argv: string[]): Promise<void> {
 
 // Labels that look like the wrong column: more than 20 classes, or a numeric column with many
 // distinct values trained as one value against the rest (an age, an amount, an id). The distinct
-// count comes from a local summary of the file (a note on the user's terminal, never released).
+// count comes from the training read's own scan of the label column (`table.labelSummary`: a
+// local summary, a note on the user's terminal, never released; no second read of the file).
 const MANY_CLASSES = 20;
 const MANY_NUMBERS = 10;
-async function labelWarnings(dp: DpMargin, file: string, csv: CsvReadOptions,
-  label: { column: string; classes: string[]; classSource?: string; positive?: string }): Promise<string[]> {
+function labelWarnings(label: { column: string; classes: string[]; classSource?: string; positive?: string },
+  column: ColumnSummary | null): string[] {
   const hint = "is it the column you meant to predict? (choose it with --label COL)";
   if (label.classes.length > MANY_CLASSES) {
     return [`the label ${JSON.stringify(label.column)} has ${label.classes.length} classes; ${hint}`];
   }
   const numeric = label.classes.length > 0 && label.classes.every((c) => c.trim() !== "" && Number.isFinite(Number(c)));
   if (label.classSource !== "positive" && !(numeric && label.classes.length > 2)) return [];
-  const dialect = Object.fromEntries(["delimiter", "decimal", "encoding", "missingTokens"]
-    .filter((k) => (csv as Record<string, unknown>)[k] !== undefined).map((k) => [k, (csv as Record<string, unknown>)[k]]));
-  const summary = await dp.summarizeCsv(csvFile(file), { ...dialect, previewRows: 0 } as never);
-  const column = summary.columns.find((c) => c.name === label.column);
   if (!column || column.kind !== "numeric" || column.distinct < MANY_NUMBERS) return [];
   const what = label.classSource === "positive" ? `, trained as ${JSON.stringify(label.positive)} against the rest` : "";
   return [`the label ${JSON.stringify(label.column)} looks numeric with ${column.distinct}${column.distinctCapped ? " or more" : ""} distinct values${what}; ${hint}`];

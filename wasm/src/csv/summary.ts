@@ -63,6 +63,24 @@ export interface SummaryOptions extends Pick<CsvReadOptions,
   maxValues?: number;
 }
 
+/** The columns of the core's scan summary (run::summarizeScan), typed. */
+export function columnSummaries(summary: Record<string, unknown>): ColumnSummary[] {
+  return (summary.columns as Record<string, unknown>[]).map((c): ColumnSummary => ({
+    name: c.name as string,
+    kind: (c.text as number) > 0 ? "text" : (c.numbers as number) + (c.nonFinite as number) > 0 ? "numeric" : "empty",
+    numbers: c.numbers as number,
+    missing: c.missing as number,
+    nonFinite: c.nonFinite as number,
+    text: c.text as number,
+    distinct: c.distinct as number,
+    distinctCapped: c.distinctCapped as boolean,
+    values: c.values as { value: string; count: number }[],
+    firstText: (c.firstText as CellSample | null) ?? null,
+    firstMissing: (c.firstMissing as CellSample | null) ?? null,
+    firstNonFinite: (c.firstNonFinite as CellSample | null) ?? null,
+  }));
+}
+
 /** Summarise every column of a CSV (one pass; the source is streamed, never held whole). */
 export async function summarizeCsv(core: CoreModule, source: CsvSource, options: SummaryOptions = {}): Promise<CsvSummary> {
   if (!isCsvSource(source)) throw badParameter("source", "CSV text, a Blob/File, or { open() }", source);
@@ -81,20 +99,7 @@ export async function summarizeCsv(core: CoreModule, source: CsvSource, options:
     unwrap(scan.start(split.core, previewRows));
     await feedPass(scan, source, "scan", split.signal, split.onProgress);
     const s = unwrap(scan.finish(maxValues)) as Record<string, unknown>;
-    const columns = (s.columns as Record<string, unknown>[]).map((c): ColumnSummary => ({
-      name: c.name as string,
-      kind: (c.text as number) > 0 ? "text" : (c.numbers as number) + (c.nonFinite as number) > 0 ? "numeric" : "empty",
-      numbers: c.numbers as number,
-      missing: c.missing as number,
-      nonFinite: c.nonFinite as number,
-      text: c.text as number,
-      distinct: c.distinct as number,
-      distinctCapped: c.distinctCapped as boolean,
-      values: c.values as { value: string; count: number }[],
-      firstText: (c.firstText as CellSample | null) ?? null,
-      firstMissing: (c.firstMissing as CellSample | null) ?? null,
-      firstNonFinite: (c.firstNonFinite as CellSample | null) ?? null,
-    }));
+    const columns = columnSummaries(s);
     return {
       header: columns.map((c) => c.name),
       delimiter: s.delimiter as string,

@@ -8,6 +8,7 @@ import { cancelled } from "../train/chunked.js";
 import type { CsvSource } from "./source.js";
 import { runPasses } from "./passes.js";
 import { splitCsvOptions, type SchemaFile } from "./options.js";
+import { columnSummaries, type ColumnSummary } from "./summary.js";
 
 /** What a CSV read: its shape, the resolved schema, and the model columns. */
 export interface TableInfo {
@@ -26,10 +27,20 @@ export interface TableInfo {
    *  or missing level). Local facts about the data: not released. */
   imputed: number;
   missing: number;
+  /** The label column's cells as `summarizeCsv` counts them (kind, distinct values, …; no values
+   *  listed), from this read's own scan — a local fact about the data (the CLI's label
+   *  warnings): not released. null without a label. */
+  labelSummary: ColumnSummary | null;
+}
+
+// The label column's summary from the run's own scan (run::summarizeColumn, no values listed).
+function labelSummaryOf(run: CoreCsvRun): ColumnSummary | null {
+  const column = unwrap(run.labelSummary(0));
+  return column === null ? null : columnSummaries({ columns: [column] })[0];
 }
 
 export function tableInfo(schema: SchemaFile, featureNames: string[], rows: number,
-  fill: { imputed: number; marked: number }): TableInfo {
+  fill: { imputed: number; marked: number }, labelSummary: ColumnSummary | null = null): TableInfo {
   const columns = schema.columns.filter((c) => c.kind === "numeric" || c.kind === "categorical").map((c) => c.name);
   const ignored = schema.columns.filter((c) => c.kind === "ignore").map((c) => c.name);
   const label = schema.label === undefined ? null : {
@@ -38,7 +49,7 @@ export function tableInfo(schema: SchemaFile, featureNames: string[], rows: numb
     classes: schema.classes ?? [],
     classSource: schema.classSource ?? "binary01",
   };
-  return { rows, schema, featureNames, columns, ignored, label, imputed: fill.imputed, missing: fill.marked };
+  return { rows, schema, featureNames, columns, ignored, label, imputed: fill.imputed, missing: fill.marked, labelSummary };
 }
 
 export interface TrainingTable {
@@ -66,7 +77,7 @@ export async function readTrainingTable(core: CoreModule, source: CsvSource, csv
     const schema = unwrap(run.schema()) as unknown as SchemaFile;
     const names = unwrap(run.featureNames());
     const rows = unwrap(dataset.shape()).rows;
-    return { run, dataset, table: tableInfo(schema, names, rows, unwrap(run.fill())) };
+    return { run, dataset, table: tableInfo(schema, names, rows, unwrap(run.fill()), labelSummaryOf(run)) };
   } catch (error) {
     dispose(dataset);
     dispose(run);
@@ -93,7 +104,7 @@ export async function readLocalTable(core: CoreModule, source: CsvSource, csv: u
     const names = unwrap(run.featureNames());
     const rows = unwrap(dataset.shape()).rows;
     const classCodes = unwrap(run.classCodes());
-    const table = tableInfo(schema, names, rows, unwrap(run.fill()));
+    const table = tableInfo(schema, names, rows, unwrap(run.fill()), labelSummaryOf(run));
     return { dataset, table, classCodes };
   } catch (error) {
     dispose(dataset);

@@ -86,6 +86,16 @@ export type AnyModelFile = ModelFile | MulticlassModelFile;
 /** What a model of file type F predicts (multiclass: scores per class and the argmax). */
 export type PredictionsOf<F extends AnyModelFile> = F extends MulticlassModelFile ? MulticlassPredictions : Predictions;
 export type CsvPredictionsOf<F extends AnyModelFile> = F extends MulticlassModelFile ? MulticlassCsvPredictions : CsvPredictions;
+/**
+ * A model's predictions on the rows it was trained on, with their true labels (train/trainCsv
+ * with `trainingPredictions: true`): scored in the module on the prepared training rows before
+ * they are freed — no second read of the file — and exactly what `predictCsv` (`predict`) gives
+ * on the same rows. `truth`: ±1 for a binary model; for a multiclass one the class index (−1: a
+ * value that is none of the model's classes). Local, NOT private: never part of the model file
+ * or the report.
+ */
+export type TrainingPredictionsOf<F extends AnyModelFile> = F extends MulticlassModelFile
+  ? MulticlassPredictions & { truth: Int32Array } : Predictions & { truth: Int8Array };
 
 /** Options of {@link Model.predictCsv}: the model's columns are read by name with its encoding;
  *  only the dialect, the label to compare with, and the selection are chosen here. */
@@ -423,7 +433,8 @@ export class Model<F extends AnyModelFile = ModelFile> {
       unwrap(dataset.validate(false));
       const fill = unwrap(read.fill());
       const predictions = this.#score(dataset);
-      const table = { rows: predictions.scores.length, labelled, imputed: fill.imputed, missing: fill.marked };
+      // One label per row (a multiclass model has K scores per row).
+      const table = { rows: predictions.labels.length, labelled, imputed: fill.imputed, missing: fill.marked };
       if (multiclass) {
         // The truth is the class index (−1: a value that is not one of the model's classes).
         const codes = labelled ? Int32Array.from(unwrap(read.labelCodes()), (k) => (k < 0 ? -1 : k)) : null;
@@ -446,18 +457,39 @@ export class Model<F extends AnyModelFile = ModelFile> {
     return this.#file.schema ? structuredClone(this.#file.schema) : null;
   }
 
-  // Applies the stored preprocessing (column ranges, intercept, row step) in place, then scores
-  // (the core: ⟨w_k, x⟩ per weight vector, and ±1 or the argmax).
+  // Applies the stored preprocessing (column ranges, intercept, row step) in place, then scores.
   #score(dataset: CoreDataset): PredictionsOf<F> {
     const f = this.#file;
     unwrap(dataset.prepare(pick(f.preprocessing as unknown as Record<string, unknown>, PREPROCESSING_OPTIONS)));
+    return this.scorePrepared(dataset);
+  }
+
+  /**
+   * @internal Scores rows already prepared with this model's preprocessing — its own training
+   * rows, prepared by the trainer, still in the module (train.ts) — as {@link predictCsv} scores
+   * the rows it prepares (the core: ⟨w_k, x⟩ per weight vector, and ±1 or the argmax).
+   */
+  scorePrepared(dataset: CoreDataset): PredictionsOf<F> {
+    const { weights, problems } = this.scoringWeights();
+    const { scores, labels } = unwrap(dataset.predict(weights, problems));
+    return this.predictionsFrom(scores, labels);
+  }
+
+  /** @internal The weights the core's learn::predict scores with: one vector per problem
+   *  (a binary model: one), each with its intercept last, stacked. */
+  scoringWeights(): { weights: Float64Array; problems: number } {
+    const f = this.#file;
+    if (isMulticlassFile(f)) return { weights: stackedWeights(f), problems: f.label.classes.length };
+    return { weights: Float64Array.from(f.intercept === null ? f.weights : [...f.weights, f.intercept]), problems: 1 };
+  }
+
+  /** @internal The predictions of this model from learn::predict's scores and labels. */
+  predictionsFrom(scores: Float64Array, labels: Int32Array): PredictionsOf<F> {
+    const f = this.#file;
     if (isMulticlassFile(f)) {
       const classes = [...f.label.classes];
-      const { scores, labels } = unwrap(dataset.predict(stackedWeights(f), classes.length));
       return { scores, labels, classes, predicted: Array.from(labels, (k) => classes[k]) } as PredictionsOf<F>;
     }
-    const w = Float64Array.from(f.intercept === null ? f.weights : [...f.weights, f.intercept]);
-    const { scores, labels } = unwrap(dataset.predict(w, 1));
     return { scores, labels: Int8Array.from(labels) } as PredictionsOf<F>;
   }
 

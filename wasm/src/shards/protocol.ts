@@ -1,6 +1,7 @@
 // Messages between the coordinating thread (train.ts) and a shard worker (shard_service.ts).
-// Every request gets exactly one reply, in order. Only sums over the shard's rows come back;
-// noise, randomness and selection never leave the coordinator (docs/SHARDING.md).
+// Every request gets exactly one reply, in order. Only sums over the shard's rows come back
+// (and, after training when asked, the released model's predictions of them); noise, randomness
+// and selection never leave the coordinator (docs/SHARDING.md).
 
 /** How a shard worker finds the WebAssembly binary: the bytes, or a URL, or its default. */
 export interface ShardInit { type: "init"; wasmBinary?: ArrayBuffer; wasmUrl?: string }
@@ -14,7 +15,11 @@ export type ShardMessage =
   | { type: "labels"; y: Int8Array }
   | { type: "setup"; k: number; clipRadius: number; phi: Float32Array | null; c: Float64Array }
   | { type: "gradients"; weights: Float32Array }
-  | { type: "errors"; m: number; weights: Float64Array };
+  | { type: "errors"; m: number; weights: Float64Array }
+  /** After training, only when the caller asked for the training predictions (local, not
+   *  private): the released model's scores of the shard's rows (`problems` stacked weight
+   *  vectors, as learn::predict takes them). */
+  | { type: "predict"; weights: Float64Array; problems: number };
 
 export type ShardReply =
   | { type: "ok" }
@@ -22,6 +27,8 @@ export type ShardReply =
   | { type: "gradients"; sum: Float64Array }
   /** #{i : y_i⟨w_j, x_i⟩ ≤ 0} over the shard's rows, per candidate j. */
   | { type: "errors"; counts: Float64Array }
+  /** learn::predict over the shard's rows: rows × problems scores (row-major), a label per row. */
+  | { type: "predictions"; scores: Float64Array; labels: Int32Array }
   | { type: "error"; code: string; message: string; parameter?: string };
 
 /** A running shard worker, whatever the platform (Web Worker or worker_threads). */

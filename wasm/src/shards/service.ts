@@ -1,6 +1,8 @@
 // The shard side of row sharding (docs/SHARDING.md), independent of the messaging API: a shard
 // worker entry (shard.worker.ts in browsers, shard_node.ts in Node) forwards messages here.
-// It holds its rows in its own wasm instance and answers with sums over them, nothing else.
+// It holds its rows in its own wasm instance and answers with sums over them, nothing else —
+// and, after training and only when asked, the released model's predictions of its rows (the
+// caller's local training predictions; the coordinator held these rows itself before).
 import createDpMarginCore from "../wasm/dpmargin_core.mjs";
 import type { CoreModule, CoreShard, Status } from "../wasm/dpmargin_core.mjs";
 import type { ShardMessage, ShardReply } from "./protocol.js";
@@ -68,6 +70,11 @@ export function shardService(post: (reply: ShardReply, transfer?: Transferable[]
         case "errors": {
           const counts = unwrap(need().countErrors(message.weights, message.m));
           post({ type: "errors", counts }, [counts.buffer]);
+          return;
+        }
+        case "predict": {
+          const { scores, labels } = unwrap(need().predict(message.weights, message.problems));
+          post({ type: "predictions", scores, labels }, [scores.buffer, labels.buffer]);
           return;
         }
         default:

@@ -60,18 +60,27 @@ class ShardClient {
   }
 }
 
+/** learn::predict's output over every row, in row order (the shards' parts concatenated). */
+export interface ShardPredictions {
+  scores: Float64Array;
+  labels: Int32Array;
+}
+
 /**
  * Drives `trainer` (started on `dataset`, rows prepared) with `count` shard workers until it is
  * done. The prepared rows are copied out of wasm memory one shard at a time and transferred
  * (not copied again) to the workers; the dataset is released before the first iteration.
- * `afterChunk(done)` runs every ~TARGET_CHUNK_MS and once at the end. Workers are terminated
- * on success, error and cancellation.
+ * `afterChunk(done)` runs every ~TARGET_CHUNK_MS and once at the end. With `predict` (called
+ * once training is done: the released model's stacked weights), the shards then score their
+ * rows with them and the predictions of every row come back, in row order — else null.
+ * Workers are terminated on success, error and cancellation.
  * @throws DpMarginError CANCELLED when `signal` aborts; a shard's error code when one fails
  * (INTERNAL when a worker dies, WASM_LOAD when it cannot load the module).
  */
 export async function trainOnShards(core: CoreModule, trainer: CoreTrainer, dataset: CoreDataset,
   count: number, host: ShardHost, afterChunk: (done: boolean) => void,
-  signal: AbortSignal | undefined): Promise<void> {
+  signal: AbortSignal | undefined,
+  predict?: () => { weights: Float64Array; problems: number }): Promise<ShardPredictions | null> {
   let abort: (error: DpMarginError) => void = () => {};
   const aborted = new Promise<never>((_, reject) => { abort = reject; });
   aborted.catch(() => {});
@@ -128,6 +137,16 @@ export async function trainOnShards(core: CoreModule, trainer: CoreTrainer, data
       }
     }
     afterChunk(true);
+    if (!predict) return null;
+    const { weights, problems } = predict();
+    const parts = await wait(Promise.all(shards.map((s) =>
+      s.call<Extract<ShardReply, { type: "predictions" }>>({ type: "predict", weights, problems }))));
+    const out: ShardPredictions = { scores: new Float64Array(n * problems), labels: new Int32Array(n) };
+    parts.forEach((p, i) => {
+      out.scores.set(p.scores, bounds[i] * problems);
+      out.labels.set(p.labels, bounds[i]);
+    });
+    return out;
   } finally {
     signal?.removeEventListener("abort", onAbort);
     for (const s of shards) s.terminate();

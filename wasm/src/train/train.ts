@@ -11,11 +11,11 @@ import type { CsvSource } from "../csv/source.js";
 import type { CsvReadOptions } from "../csv/options.js";
 import { readTrainingTable, type TableInfo } from "../csv/table.js";
 import type { LocalRunInfo, MethodOptions, Plan, PreprocessingOptions, TrainProgress, TrainReport } from "../types.js";
-import { Model, type AnyModelFile, type ModelFile } from "../model/model.js";
+import { Model, type AnyModelFile, type ModelFile, type PredictionsOf, type TrainingPredictionsOf } from "../model/model.js";
 import { buildLocal, buildReport } from "./report.js";
 import { cancelled, now, runChunked } from "./chunked.js";
 import { PrivacyLedger } from "../ledger/ledger.js";
-import { MAX_WORKERS, trainOnShards, type ShardHost } from "../shards/sharded.js";
+import { MAX_WORKERS, trainOnShards, type ShardHost, type ShardPredictions } from "../shards/sharded.js";
 
 /** Options of `train()`: the privacy budget, the method, preprocessing, and control. */
 export interface TrainOptions extends MethodOptions, PreprocessingOptions {
@@ -37,6 +37,10 @@ export interface TrainOptions extends MethodOptions, PreprocessingOptions {
   /** A privacy ledger (`dp.ledger()`): the run is recorded in it before its first iteration,
    *  or refused with BUDGET_EXCEEDED when it would take the total beyond the ledger's cap. */
   ledger?: PrivacyLedger;
+  /** Also return the model's predictions on its own training rows (`trainingPredictions` of
+   *  the result): scored in the module before the rows are freed, so no second read of the
+   *  data — what a training accuracy needs. Local, not private. Default false. */
+  trainingPredictions?: boolean;
   onProgress?: (progress: TrainProgress) => void;
   signal?: AbortSignal;
 }
@@ -47,6 +51,10 @@ export interface TrainResult<F extends AnyModelFile = ModelFile> {
   report: TrainReport;
   /** Not released, not private: run count and time, for the user's own eyes. */
   local: LocalRunInfo;
+  /** Not released, not private: with the option `trainingPredictions`, the model's predictions
+   *  on the rows it was trained on and their true labels — exactly `model.predictCsv` on the
+   *  same rows (with `workers` ≥ 2 the shard workers score their rows before they stop). */
+  trainingPredictions?: TrainingPredictionsOf<F>;
 }
 
 /** What `trainCsv` returns: the model and report of `train`, and what was read. */
@@ -65,13 +73,14 @@ function classNames(value: unknown): string[] | null {
 }
 
 /** Options that live in JavaScript; every other one goes to the core. */
-export const TRAIN_JS_ONLY = ["workers", "onPlan", "onProgress", "signal", "ledger"] as const;
+export const TRAIN_JS_ONLY = ["workers", "onPlan", "onProgress", "signal", "ledger", "trainingPredictions"] as const;
 
 interface Control {
   started: number;
   workers: number;
   onPlan: ((plan: Plan) => void) | undefined;
   ledger: PrivacyLedger | undefined;
+  trainingPredictions: boolean;
   onProgress: ((progress: TrainProgress) => void) | undefined;
   signal: AbortSignal | undefined;
   options: CoreOptions;
@@ -86,8 +95,10 @@ function control(core: CoreModule, options: TrainOptions): Control {
   if (typeof workers !== "number" || !Number.isInteger(workers) || workers < 1 || workers > MAX_WORKERS) {
     throw badParameter("workers", `an integer from 1 to ${MAX_WORKERS}`, workers);
   }
+  const trainingPredictions = o.trainingPredictions ?? false;
+  if (typeof trainingPredictions !== "boolean") throw badParameter("trainingPredictions", "true or false", trainingPredictions);
   const c: Control = {
-    started, workers,
+    started, workers, trainingPredictions,
     onPlan: optionalFunction(o, "onPlan"),
     ledger: optionalLedger(o),
     onProgress: optionalFunction(o, "onProgress"),
@@ -118,7 +129,9 @@ export async function train(core: CoreModule, data: TrainingData, options: Train
   const dataset = toCoreDataset(core, d.features as ArrayLike<number>, columns, d.labels as ArrayLike<number>, true,
     classes?.length);
   try {
-    return await run(core, dataset, c, columns, featureNames, host, classes && { column: null, classes });
+    // A multiclass label's truth: the class codes given (toCoreDataset checked them).
+    return await run(core, dataset, c, columns, featureNames, host, classes && { column: null, classes },
+      undefined, null, () => d.labels as ArrayLike<number>);
   } finally {
     dispose(dataset);
   }
@@ -136,7 +149,7 @@ export async function trainCsv(core: CoreModule, source: CsvSource, csv: CsvRead
       (trainer) => trainer.startRun(dataset, csvRun), {
         encoding: unwrap(csvRun.encoding()), schema: table.schema,
         label: label && !multiclass ? { column: label.column, positive: label.positive } : null,
-      });
+      }, () => unwrap(csvRun.classCodes()));
     return { ...result, table };
   } finally {
     dispose(dataset);
@@ -151,12 +164,25 @@ interface TableRelease {
   label: { column: string; positive: string } | null;
 }
 
-// `multiclass`: a label of 3 or more classes (one-vs-rest), its column and class names.
+// The training predictions with their truth: a binary label's ±1 as read (copied before
+// training), a multiclass one's class codes (−1: none of the model's classes, as predictCsv reads
+// them; the dataset's labels hold only the current one-vs-rest problem's ±1).
+function withTruth(model: Model<AnyModelFile>, predictions: PredictionsOf<AnyModelFile>, binary: Int8Array | null,
+  codes: ArrayLike<number> | null): TrainingPredictionsOf<AnyModelFile> {
+  if (codes === null) return { ...predictions, truth: binary! } as TrainingPredictionsOf<AnyModelFile>;
+  const classes = model.classes!.length;
+  const truth = Int32Array.from(codes, (k) => (k >= 0 && k < classes ? k : -1));
+  return { ...predictions, truth } as TrainingPredictionsOf<AnyModelFile>;
+}
+
+// `multiclass`: a label of 3 or more classes (one-vs-rest), its column and class names;
+// `classCodes`: its class code per row (the truth of the training predictions).
 async function run(core: CoreModule, dataset: CoreDataset, c: Control, columns: number,
   featureNames: string[] | undefined, host: ShardHost | undefined,
   multiclass: { column: string | null; classes: string[] } | null = null,
   begin: (trainer: CoreTrainer) => ReturnType<CoreTrainer["start"]> = (trainer) => trainer.start(dataset, c.options),
-  table: TableRelease | null = null): Promise<TrainResult<AnyModelFile>> {
+  table: TableRelease | null = null,
+  classCodes: () => ArrayLike<number> = () => []): Promise<TrainResult<AnyModelFile>> {
   const { started, workers, onPlan, onProgress, signal, ledger } = c;
   if (workers > 1 && !host) {
     throw new DpMarginError("BAD_PARAMETER", "workers > 1 needs worker threads, which this module cannot start", "workers");
@@ -169,6 +195,9 @@ async function run(core: CoreModule, dataset: CoreDataset, c: Control, columns: 
     ledger?.charge(plan);  // BUDGET_EXCEEDED before any iteration: nothing is released
     onPlan?.(plan);
     const t = trainer;
+    // A binary label's ±1 as read (n bytes): the truth of the training predictions, kept before
+    // shard workers take the rows and the dataset is released.
+    const binaryTruth = c.trainingPredictions && !multiclass ? Int8Array.from(unwrap(dataset.labels())) : null;
     const afterChunk = (done: boolean) => {
       if (!onProgress) return;
       const p = unwrap(t.progress());
@@ -180,23 +209,38 @@ async function run(core: CoreModule, dataset: CoreDataset, c: Control, columns: 
         problem: p.problem, problems: p.problems,
       });
     };
+    // The release, built once training is done — with workers, before they stop, so that they
+    // can score their rows with the model's weights.
+    let released: TrainResult<AnyModelFile> | null = null;
+    const release = (): TrainResult<AnyModelFile> => {
+      if (released) return released;
+      const result = unwrap(t.result());
+      const report = buildReport(start, result, multiclass?.classes ?? null);
+      const model = Model.fromTraining(core, {
+        problems: result.problems.map((p) => p.weights), columns, featureNames, report, label: table?.label ?? null,
+        encoding: table?.encoding, schema: table?.schema,
+        preprocessing: {
+          ...start.preprocessing, columnRanges: report.columnRanges,
+          ...(report.columnScalings ? { columnMaps: report.columnScalings.map((s) => s.map) } : {}),
+        },
+        ...(multiclass ? { multiclass } : {}),
+      });
+      return (released = { model, report, local: buildLocal(result, now() - started) });
+    };
+    let sharded: ShardPredictions | null = null;
     if (workers > 1) {
-      await trainOnShards(core, t, dataset, workers, host!, afterChunk, signal);
+      sharded = await trainOnShards(core, t, dataset, workers, host!, afterChunk, signal,
+        c.trainingPredictions ? () => release().model.scoringWeights() : undefined);
     } else {
       await runChunked((budget) => unwrap(t.advance(budget)), afterChunk, signal, "training");
     }
-    const result = unwrap(trainer.result());
-    const report = buildReport(start, result, multiclass?.classes ?? null);
-    const model = Model.fromTraining(core, {
-      problems: result.problems.map((p) => p.weights), columns, featureNames, report, label: table?.label ?? null,
-      encoding: table?.encoding, schema: table?.schema,
-      preprocessing: {
-        ...start.preprocessing, columnRanges: report.columnRanges,
-        ...(report.columnScalings ? { columnMaps: report.columnScalings.map((s) => s.map) } : {}),
-      },
-      ...(multiclass ? { multiclass } : {}),
-    });
-    return { model, report, local: buildLocal(result, now() - started) };
+    const { model, report, local } = release();
+    if (!c.trainingPredictions) return { model, report, local };
+    // Local, not private: the model's predictions of its training rows, scored where the rows
+    // are — in this module before the caller frees them, or in the shard workers before they stop.
+    const predictions = sharded ? model.predictionsFrom(sharded.scores, sharded.labels) : model.scorePrepared(dataset);
+    return { model, report, local,
+      trainingPredictions: withTruth(model, predictions, binaryTruth, multiclass ? classCodes() : null) };
   } finally {
     dispose(trainer);
   }

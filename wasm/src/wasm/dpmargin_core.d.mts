@@ -116,6 +116,8 @@ export interface CoreShard extends EmbindObject {
   /** A view into wasm memory: copy it before anything else runs. */
   gradients(weights: Float32Array): Status<Float64Array>;
   countErrors(weights: Float64Array, m: number): Status<Float64Array>;
+  /** learn::predict over the shard's prepared rows (as Dataset.predict). */
+  predict(weights: Float64Array, problems: number): Status<{ scores: Float64Array; labels: Int32Array }>;
   release(): Status<boolean>;
 }
 
@@ -165,6 +167,9 @@ export interface CoreCsvRun extends CorePassReader {
   encoding(): Status<Record<string, unknown>>;
   featureNames(): Status<string[]>;
   fill(): Status<CoreFill>;
+  /** The label column's entry of run::summarizeScan, from the run's scan (null without a
+   *  label): local, never released. */
+  labelSummary(maxValues: number): Status<Record<string, unknown> | null>;
   takeDataset(into: CoreDataset): Status<boolean>;
 }
 export interface CoreCsvRead extends CorePassReader {

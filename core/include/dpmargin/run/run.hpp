@@ -264,5 +264,8 @@ class CsvRead {
 // its first values with counts, its first text / missing cell; and the schema training would
 // resolve with `options` (the label proposed by its header name when none is given).
 Node summarizeScan(const data::CsvScan& scan, const Options& options, std::size_t maxValues);
+// One column of that summary: the scan's column `column` (file order; INTERNAL beyond the last).
+// E.g. a training run's label column, from the run's own scan (CsvRun::scan).
+Node summarizeColumn(const data::CsvScan& scan, std::size_t column, std::size_t maxValues);
 
 }  // namespace dpmargin::run
