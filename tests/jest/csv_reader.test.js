@@ -111,6 +111,46 @@ describe("chunk boundaries never change the result", () => {
   });
 });
 
+describe("csvFile: a file in reused 1 MiB chunks", () => {
+  // 3.5 MB of varied bytes: more than two buffers' worth, a last partial chunk.
+  const big = new Uint8Array(3_500_001);
+  const rand = mulberry32(9);
+  for (let i = 0; i < big.length; i++) big[i] = Math.floor(rand() * 256);
+  const dir = mkdtempSync(join(tmpdir(), "dpmargin-chunks-"));
+  const path = join(dir, "big.bin");
+  writeFileSync(path, big);
+
+  test("the chunks, each copied before the next is asked for, are the file", async () => {
+    const copies = [];
+    for await (const chunk of csvFile(path).open()) {
+      expect(chunk.length).toBeGreaterThan(0);
+      expect(chunk.length).toBeLessThanOrEqual(1 << 20);
+      copies.push(Uint8Array.from(chunk));
+    }
+    expect(copies.length).toBe(4);
+    expect(Buffer.concat(copies).equals(Buffer.from(big))).toBe(true);
+  });
+
+  test("an early stop closes the file (it reads again from the start), a missing file is BAD_PARAMETER", async () => {
+    for await (const chunk of csvFile(path).open()) {
+      expect(chunk[0]).toBe(big[0]);
+      break;
+    }
+    let first = null;
+    for await (const chunk of csvFile(path).open()) {
+      first = Uint8Array.from(chunk.subarray(0, 16));
+      break;
+    }
+    expect(Array.from(first)).toEqual(Array.from(big.subarray(0, 16)));
+    const error = await codeOf(dp.readCsv(csvFile(join(dir, "absent.csv")), { label: "label" }));
+    expect(error.code).toBe("BAD_PARAMETER");
+    expect(error.message).toMatch(/cannot read .*absent\.csv.*ENOENT/);
+    const isDir = await codeOf(dp.readCsv(csvFile(dir), { label: "label" }));
+    expect(isDir.code).toBe("BAD_PARAMETER");
+    expect(isDir.message).toMatch(/EISDIR/);
+  });
+});
+
 describe("encodings", () => {
   test.each([
     ["UTF-16 BE", [0xfe, 0xff, 0, 0x61], /UTF-16/],
