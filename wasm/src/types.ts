@@ -36,7 +36,7 @@ export interface MethodOptions {
   /** Total failure probability β of the JL projections (default 1/n², the paper's). */
   jlFailure?: number;
   /** Cap on noisy-GD iterations per candidate (default 600 with selector "auto", which runs
-   *  max(200, ⌈800·μ_train⌉) up to it; else 200). T changes utility and time, never privacy. */
+   *  max(200, ⌈800·μ_run⌉) up to it, μ_run its runs' budget; else 200). T changes utility and time, never privacy. */
   maxIterations?: number;
   /** Margin γ of the fixed-margin learner (selector "fixed" only, required there). */
   margin?: number;

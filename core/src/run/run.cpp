@@ -202,7 +202,7 @@ std::vector<OptionSpec> makeSpecs() {
        [](Options& o, const Value& v) { o.jlFailure = number("jlFailure", v); }},
       {"maxIterations", K::kCount, S::kBoth, "method", "", none,
        std::to_string(kAutoMaxIterations) + " with selector auto (which runs max(" +
-           std::to_string(kAutoMinIterations) + ", ⌈" + show(kAutoIterationsPerMu) + "·μ_train⌉) up to it), else " +
+           std::to_string(kAutoMinIterations) + ", ⌈" + show(kAutoIterationsPerMu) + "·μ_run⌉) up to it), else " +
            std::to_string(kMaxIterations),
        "cap on noisy-GD iterations per candidate (utility and time, never privacy)",
        [](Options& o, const Value& v) { o.maxIterations = count("maxIterations", v, 0); }},
