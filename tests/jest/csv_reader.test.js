@@ -151,6 +151,30 @@ describe("csvFile: a file in reused 1 MiB chunks", () => {
   });
 });
 
+test("byte streams: a BYOB-readable Blob (1 MiB reads) and a plain ReadableStream give the table the text gives", async () => {
+  // ~2.7 MB: the Blob path fills several 1 MiB buffers and ends on a partial one.
+  const text = toCsv(separable(20000, 12, 0.1, 20, 11));
+  const bytes = encoder.encode(text);
+  expect(bytes.length).toBeGreaterThan(2.5 * (1 << 20));
+  const options = { label: "label" };
+  const reference = await dp.readCsv(text, options);
+  expect(reference.table.rows).toBe(20000);
+  const blob = new Blob([bytes]);
+  expect(() => blob.stream().getReader({ mode: "byob" }).releaseLock()).not.toThrow();
+  expect(await dp.readCsv(blob, options)).toEqual(reference);
+  // A stream that offers no BYOB reader (default chunks of 100 kB) takes the default reader.
+  const plain = {
+    open: () => new ReadableStream({
+      start(controller) {
+        for (let at = 0; at < bytes.length; at += 100_000) controller.enqueue(bytes.slice(at, at + 100_000));
+        controller.close();
+      },
+    }),
+  };
+  expect(() => plain.open().getReader({ mode: "byob" })).toThrow();
+  expect(await dp.readCsv(plain, options)).toEqual(reference);
+});
+
 describe("encodings", () => {
   test.each([
     ["UTF-16 BE", [0xfe, 0xff, 0, 0x61], /UTF-16/],
