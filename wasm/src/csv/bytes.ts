@@ -14,50 +14,7 @@ function isBlob(value: unknown): value is Blob {
   return typeof Blob !== "undefined" && value instanceof Blob;
 }
 
-/** Bytes per read of a byte stream that lets the reader bring its own buffer (a Blob's). */
-const BYOB_CHUNK = 1 << 20;
-
-/** A byte stream read into one reused BYOB_CHUNK buffer, each read filled until the buffer is full
- *  or the stream ends; each chunk is valid until the next is requested. */
-async function* byobChunks(stream: ReadableStream<Uint8Array>): AsyncGenerator<Uint8Array> {
-  const reader = (stream as unknown as { getReader(o: { mode: "byob" }): ReadableStreamBYOBReader }).getReader({ mode: "byob" });
-  let buffer = new ArrayBuffer(BYOB_CHUNK);
-  let done = false;
-  try {
-    for (;;) {
-      let filled = 0;
-      while (filled < BYOB_CHUNK) {
-        const next = await reader.read(new Uint8Array(buffer, filled, BYOB_CHUNK - filled));
-        if (next.value) buffer = next.value.buffer;
-        if (next.done) {
-          done = true;
-          break;
-        }
-        filled += next.value!.byteLength;
-      }
-      if (filled > 0) yield new Uint8Array(buffer, 0, filled);
-      if (done) return;
-    }
-  } finally {
-    if (!done) await reader.cancel().catch(() => undefined);
-    reader.releaseLock();
-  }
-}
-
-function byobReadable(stream: ReadableStream<Uint8Array>): boolean {
-  try {
-    (stream as unknown as { getReader(o: { mode: "byob" }): ReadableStreamBYOBReader }).getReader({ mode: "byob" }).releaseLock();
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 async function* streamChunks(stream: ReadableStream<Uint8Array>): AsyncGenerator<Uint8Array> {
-  if (byobReadable(stream)) {
-    yield* byobChunks(stream);
-    return;
-  }
   // getReader(), not `for await`: Safari's ReadableStream is not async-iterable.
   const reader = stream.getReader();
   let done = false;
