@@ -207,6 +207,24 @@ TEST(FuzzRegression, TinyEpsilonIsRejectedByName) {
   expectBadParameter([&] { plan::makePlan(r); }, "epsilon");
 }
 
+// ε = DBL_MAX with hinge scale 1.8e224: Δ = 2R/c ~ 1e-221 and μ ~ 1e154 made every σ underflow
+// to 0 (a run without noise); now refused by name. At hinge scale 1 the same ε plans.
+TEST(FuzzRegression, NoiseSdNeverUnderflowsToZero) {
+  plan::PlanRequest r = request(DBL_MAX, 0.5, plan::Selector::kAuto, plan::Calibration::kTight);
+  r.n = 6648123;
+  r.d = 64936;
+  r.maxIterations = 600;
+  r.stepScale = 3.490196079390087;
+  r.hingeScale = 1.8128498583200694e224;
+  for (double noise : {0.0, 0.00125}) {  // auto's single run and its selection
+    r.autoSelectNoise = noise;
+    expectBadParameter([&] { plan::makePlan(r); }, "epsilon");
+  }
+  r.hingeScale = 1.0;
+  const plan::Plan p = plan::makePlan(r);
+  for (const plan::CandidatePlan& c : p.candidates) EXPECT_GT(c.sigma, 0.0);
+}
+
 TEST(FuzzRegression, FixedMarginFarBelowTheGrid) {  // Δ and 1/c overflowed
   plan::PlanRequest r = request(1.0, 1e-5, plan::Selector::kFixed, plan::Calibration::kTight);
   r.margin = 1e-20;

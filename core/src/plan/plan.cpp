@@ -22,9 +22,16 @@ using namespace dpmargin::accounting;
 // A tiny ε (paper calibration: μ ∝ ε; ≲ 1e-290) makes a noise sd overflow, and the noise or a
 // noisy score would be ±∞ (fuzzing). Named after ε, its cause, not deep inside training.
 constexpr double kMaxNoiseSd = 1e300;
+// At the other end, a huge ε with a huge hinge scale (Δ = 2R/c tiny, μ ~ 1e154) made σ underflow
+// to 0 — a run without noise (fuzzing): every sd must be a normal double.
+constexpr double kMinNoiseSd = 0x1p-1022;
 void requireNoiseInRange(const PlanRequest& r, double sd) {
   if (!(sd <= kMaxNoiseSd)) {
     throwBadParameter("epsilon", "large enough that every noise sd is at most 1e300", r.epsilon);
+  }
+  if (!(sd >= kMinNoiseSd)) {
+    throwBadParameter("epsilon",
+                      "small enough (for the hinge scale) that every noise sd is at least 2^-1022", r.epsilon);
   }
 }
 
@@ -437,7 +444,7 @@ Plan makePlan(const PlanRequest& request) {
   }
   plan.pruned.assign(grid.begin(), grid.end() - static_cast<std::ptrdiff_t>(keep));
   resplit(keep);
-  requireNoiseInRange(request, plan.scoreSd);
+  if (plan.selects) requireNoiseInRange(request, plan.scoreSd);
   plan.candidates.reserve(keep);
   for (std::size_t j = grid.size() - keep; j < grid.size(); ++j) {
     plan.candidates.push_back(planCandidate(request, plan, grid[j], grid.size()));
