@@ -4,7 +4,10 @@
 // exactly the transform training applied.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <array>
+#include <cstring>
+#include <limits>
 #include <cmath>
 #include <string>
 #include <random>
@@ -91,6 +94,50 @@ TEST(ApplyScaling, ValidationChecksEveryMap) {
   EXPECT_THROW(validateRanges({{1, -1, ScalingMap::kSymmetric}}, 1), Error);
   EXPECT_THROW(validateRanges({{0, 1, ScalingMap(7)}}, 1), Error);
   EXPECT_THROW(validateRanges({{0, 1, ScalingMap::kMinMax, ScalingPath(9)}}, 1), Error);
+}
+
+// The histograms' bin lookup (a table over a float's top bits, binIndexOf where an edge falls
+// inside an entry) puts every float where std::upper_bound over the edges puts it: checked for
+// the 7 floats around every edge of the three grids (the edge's own float and 3 ulps each side),
+// ±0, the denormals' ends, ±FLT_MAX, ±∞, NaN, and 200,000 floats of uniformly random bits.
+TEST(ScalingHistograms, BinLookupEqualsUpperBoundForEveryFloatTried) {
+  std::vector<float> values = {0.0f, -0.0f, std::numeric_limits<float>::denorm_min(),
+                               -std::numeric_limits<float>::denorm_min(),
+                               std::numeric_limits<float>::min(), -std::numeric_limits<float>::min(),
+                               std::numeric_limits<float>::max(), -std::numeric_limits<float>::max(),
+                               std::numeric_limits<float>::infinity(), -std::numeric_limits<float>::infinity(),
+                               std::numeric_limits<float>::quiet_NaN(), 1.0f, -1.0f, 1e9f, -1e9f, 1e-6f, -1e-6f};
+  for (int grid : {1, 2, 4}) {
+    for (const double e : rangeBinEdges(grid)) {
+      float f = static_cast<float>(e);
+      for (int step = 0; step < 3; ++step) f = std::nextafter(f, -std::numeric_limits<float>::infinity());
+      for (int step = 0; step < 7; ++step) {
+        values.push_back(f);
+        f = std::nextafter(f, std::numeric_limits<float>::infinity());
+      }
+    }
+  }
+  std::mt19937 rng(7);
+  for (int i = 0; i < 200000; ++i) {
+    const std::uint32_t bits = rng();
+    float f;
+    std::memcpy(&f, &bits, sizeof f);
+    values.push_back(f);
+  }
+  for (int grid : {1, 2, 4}) {
+    const std::vector<double>& e = rangeBinEdges(grid);
+    const std::size_t bins = rangeBinCount(grid);
+    // One column of all the values, and the same counts by std::upper_bound.
+    const std::vector<double> counts = columnHistograms(values.data(), values.size(), 1, 1, grid);
+    std::vector<double> expected(bins, 0.0);
+    for (const float v : values) {
+      ++expected[static_cast<std::size_t>(std::upper_bound(e.begin(), e.end(), double(v)) - e.begin())];
+      EXPECT_EQ(binIndexOf(e.data(), e.size(), double(v)),
+                static_cast<std::size_t>(std::upper_bound(e.begin(), e.end(), double(v)) - e.begin()))
+          << "grid " << grid << ", value " << v;
+    }
+    EXPECT_EQ(counts, expected) << "grid " << grid;
+  }
 }
 
 // Replace-one: the exact counts of the d columns move by at most √(2d) in L2 (one unit out of one

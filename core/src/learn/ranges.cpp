@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
+#include <cstring>
 #include <string>
 
 #include "dpmargin/error.hpp"
@@ -23,6 +25,48 @@ std::vector<double> makeEdges(int perDecade) {
   for (auto it = positive.rbegin(); it != positive.rend(); ++it) edges.push_back(-*it);
   edges.insert(edges.end(), positive.begin(), positive.end());
   return edges;  // −1e9 … −1e-6, 1e-6 … 1e9: the middle bin [−1e-6, 1e-6) holds 0
+}
+
+// The histograms' bin lookup for float cells: a table indexed by a float's sign, exponent and
+// top kTableMantissaBits mantissa bits. Each index covers one interval of floats; where the
+// lookup (binIndexOf) gives the same bin at both ends of the interval, it gives that bin to
+// every float inside (it is monotone), and the table holds it; otherwise (an edge inside, or
+// NaN/∞) the table holds kSearch and the cell takes binIndexOf itself. Exact by construction:
+// the same bin as std::upper_bound for every float (tests/cpp/scaling_test.cpp checks all of
+// them near every edge).
+constexpr int kTableMantissaBits = 4;
+constexpr int kTableShift = 23 - kTableMantissaBits;
+constexpr std::uint8_t kSearch = 255;
+
+struct BinTable {
+  std::vector<std::uint8_t> bin;  // 2^(9 + kTableMantissaBits) entries
+
+  explicit BinTable(const std::vector<double>& e) : bin(std::size_t{1} << (32 - kTableShift)) {
+    for (std::uint32_t k = 0; k < bin.size(); ++k) {
+      const std::uint32_t first = k << kTableShift, last = first | ((1u << kTableShift) - 1);
+      if (((first >> 23) & 0xFFu) == 0xFFu) {  // ∞ and NaN
+        bin[k] = kSearch;
+        continue;
+      }
+      float a, b;
+      std::memcpy(&a, &first, sizeof a);
+      std::memcpy(&b, &last, sizeof b);
+      const std::size_t ia = binIndexOf(e.data(), e.size(), a), ib = binIndexOf(e.data(), e.size(), b);
+      bin[k] = ia == ib && ia < kSearch ? static_cast<std::uint8_t>(ia) : kSearch;
+    }
+  }
+
+  std::size_t operator()(const double* edges, std::size_t size, float x) const noexcept {
+    std::uint32_t bits;
+    std::memcpy(&bits, &x, sizeof bits);
+    const std::uint8_t b = bin[bits >> kTableShift];
+    return b != kSearch ? b : binIndexOf(edges, size, double(x));
+  }
+};
+
+const BinTable& binTable(int perDecade) {
+  static const BinTable t1(makeEdges(1)), t2(makeEdges(2)), t4(makeEdges(4));
+  return perDecade == 1 ? t1 : (perDecade == 2 ? t2 : t4);
 }
 
 void requireGrid(int perDecade) {
@@ -68,23 +112,6 @@ ScalingMap parseScalingMap(const std::string& name, const std::string& parameter
 
 double signedLog(double x) noexcept { return std::copysign(std::log1p(std::abs(x)), x); }
 
-double applyScaling(double x, const ColumnScaling& s) noexcept {
-  // NaN cannot occur: values are validated finite, and hi > lo.
-  switch (s.map) {
-    case ScalingMap::kMinMax: {
-      const double t = (x - s.lo) / (s.hi - s.lo);
-      return t < 0 ? 0 : (t > 1 ? 1 : t);
-    }
-    case ScalingMap::kSymmetric: {
-      const double t = x / s.hi;
-      return t < -1 ? -1 : (t > 1 ? 1 : t);
-    }
-    case ScalingMap::kSignedLog:
-      return signedLog(x) / s.hi;
-  }
-  return x;
-}
-
 const std::vector<double>& rangeBinEdges(int binsPerDecade) {
   requireGrid(binsPerDecade);
   static const std::vector<double> e1 = makeEdges(1), e2 = makeEdges(2), e4 = makeEdges(4);
@@ -105,12 +132,13 @@ std::vector<double> columnHistograms(const float* x, std::size_t n, std::size_t 
   const auto& e = rangeBinEdges(binsPerDecade);
   const std::size_t bins = e.size() + 1;
   std::vector<double> counts(d * bins, 0.0);
+  const double* edges = e.data();
+  const std::size_t size = e.size();
+  const BinTable& table = binTable(binsPerDecade);
   for (std::size_t i = 0; i < n; ++i) {
     const float* row = x + i * stride;
-    for (std::size_t j = 0; j < d; ++j) {
-      const auto b = std::upper_bound(e.begin(), e.end(), double(row[j])) - e.begin();
-      counts[j * bins + static_cast<std::size_t>(b)] += 1.0;
-    }
+    double* column = counts.data();
+    for (std::size_t j = 0; j < d; ++j, column += bins) column[table(edges, size, row[j])] += 1.0;
   }
   return counts;
 }

@@ -43,14 +43,31 @@ struct ColumnScaling {
 // The former name: a declared public range [lo, hi] is a min–max ColumnScaling.
 using ColumnRange = ColumnScaling;
 
+// sign(x)·log1p(|x|)
+double signedLog(double x) noexcept;
+
 // The one per-value function: training (Dataset::preprocess) and prediction (the same, on a
 // Dataset declared with the released scalings) both call it. Computed in double, rounded once.
-double applyScaling(double x, const ColumnScaling& s) noexcept;
+// Inline: it runs once per cell of the table (n × d calls in Dataset::prepare).
+inline double applyScaling(double x, const ColumnScaling& s) noexcept {
+  // NaN cannot occur: values are validated finite, and hi > lo.
+  switch (s.map) {
+    case ScalingMap::kMinMax: {
+      const double t = (x - s.lo) / (s.hi - s.lo);
+      return t < 0 ? 0 : (t > 1 ? 1 : t);
+    }
+    case ScalingMap::kSymmetric: {
+      const double t = x / s.hi;
+      return t < -1 ? -1 : (t > 1 ? 1 : t);
+    }
+    case ScalingMap::kSignedLog:
+      return signedLog(x) / s.hi;
+  }
+  return x;
+}
 inline float applyScaling(float x, const ColumnScaling& s) noexcept {
   return static_cast<float>(applyScaling(static_cast<double>(x), s));
 }
-// sign(x)·log1p(|x|)
-double signedLog(double x) noexcept;
 
 // The public bin grid shared by every column: edges 0, ±10^(j/p) for p = binsPerDecade bins per
 // decade from 1e-6 to 1e9, i.e. the bins (−∞, −1e9), …, [−1e-6, 1e-6), …, [1e9, ∞).
@@ -59,6 +76,20 @@ inline constexpr int kDefaultBinsPerDecade = 4;
 const std::vector<double>& rangeBinEdges(int binsPerDecade = kDefaultBinsPerDecade);  // ascending
 std::size_t rangeBinCount(int binsPerDecade = kDefaultBinsPerDecade);                 // edges + 1
 std::size_t rangeBinIndex(double x, int binsPerDecade = kDefaultBinsPerDecade);       // x's bin
+// What rangeBinIndex computes (std::upper_bound: the number of edges e with !(x < e)), for any
+// ascending `edges` of size ≥ 1, by a binary search without data-dependent branches — the
+// histograms' inner loop (one lookup per cell). Equal to std::upper_bound for every x, NaN
+// included (tests/cpp/scaling_test.cpp).
+inline std::size_t binIndexOf(const double* edges, std::size_t size, double x) noexcept {
+  const double* base = edges;
+  std::size_t len = size;
+  while (len > 1) {
+    const std::size_t half = len / 2;
+    base = x < base[half] ? base : base + half;
+    len -= half;
+  }
+  return static_cast<std::size_t>(base - edges) + (x < *base ? 0 : 1);
+}
 
 // Exact counts of all d columns over the grid (d × bins, column j at [j·bins, (j+1)·bins)).
 std::vector<double> columnHistograms(const float* x, std::size_t n, std::size_t stride,
