@@ -140,6 +140,36 @@ TEST(ScalingHistograms, BinLookupEqualsUpperBoundForEveryFloatTried) {
   }
 }
 
+// A subset of the columns, read in place (the trainer's call when some columns have public
+// ranges), gives the counts, noisy counts and scalings of that subset copied into a table of its
+// own, to the bit, on the same generator; an index at or past the row stride is BAD_PARAMETER.
+TEST(ScalingHistograms, ColumnSubsetEqualsItsCopy) {
+  const std::size_t n = 300, d = 12;
+  const std::vector<float> x = mixedTable(n, d, 5);
+  const std::vector<std::size_t> columns = {11, 0, 3, 4, 7, 5};
+  std::vector<float> copy(n * columns.size());
+  for (std::size_t i = 0; i < n; ++i)
+    for (std::size_t k = 0; k < columns.size(); ++k) copy[i * columns.size() + k] = x[i * d + columns[k]];
+  for (int grid : {1, 2, 4}) {
+    EXPECT_EQ(columnHistograms(x.data(), n, d, columns, grid),
+              columnHistograms(copy.data(), n, columns.size(), columns.size(), grid));
+  }
+  auto g1 = random::Generator::seeded(31), g2 = random::Generator::seeded(31);
+  EXPECT_EQ(noisyColumnHistograms(x.data(), n, d, columns, 0.7, g1),
+            noisyColumnHistograms(copy.data(), n, columns.size(), columns.size(), 0.7, g2));
+  auto g3 = random::Generator::seeded(32), g4 = random::Generator::seeded(32);
+  const auto a = estimatePrivateScalings(x.data(), n, d, columns, 2.0, g3);
+  const auto b = estimatePrivateScalings(copy.data(), n, columns.size(), columns.size(), 2.0, g4);
+  ASSERT_EQ(a.size(), b.size());
+  for (std::size_t k = 0; k < a.size(); ++k) {
+    EXPECT_EQ(a[k].lo, b[k].lo);
+    EXPECT_EQ(a[k].hi, b[k].hi);
+    EXPECT_EQ(a[k].map, b[k].map);
+    EXPECT_EQ(a[k].path, b[k].path);
+  }
+  testing::expectBadParameter([&] { columnHistograms(x.data(), n, d, std::vector<std::size_t>{0, d}); }, "columns");
+}
+
 // Replace-one: the exact counts of the d columns move by at most √(2d) in L2 (one unit out of one
 // bin and into another, per column), with equality when every column changes bin. Checked over
 // every replacement of 40 rows by 40 others of a mixed table (1600 pairs), on the three grids.

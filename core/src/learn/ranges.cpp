@@ -127,8 +127,10 @@ std::size_t rangeBinIndex(double x, int binsPerDecade) {
 
 double histogramSigma(std::size_t d, double mu) { return std::sqrt(2.0 * double(d)) / mu; }
 
-std::vector<double> columnHistograms(const float* x, std::size_t n, std::size_t stride,
-                                     std::size_t d, int binsPerDecade) {
+namespace {
+// The counts of d columns of each row: columns[k] (or k when columns is null) at [k·bins, …).
+std::vector<double> countColumns(const float* x, std::size_t n, std::size_t stride, std::size_t d,
+                                 const std::size_t* columns, int binsPerDecade) {
   const auto& e = rangeBinEdges(binsPerDecade);
   const std::size_t bins = e.size() + 1;
   std::vector<double> counts(d * bins, 0.0);
@@ -138,21 +140,54 @@ std::vector<double> columnHistograms(const float* x, std::size_t n, std::size_t 
   for (std::size_t i = 0; i < n; ++i) {
     const float* row = x + i * stride;
     double* column = counts.data();
-    for (std::size_t j = 0; j < d; ++j, column += bins) column[table(edges, size, row[j])] += 1.0;
+    if (columns == nullptr) {
+      for (std::size_t j = 0; j < d; ++j, column += bins) column[table(edges, size, row[j])] += 1.0;
+    } else {
+      for (std::size_t k = 0; k < d; ++k, column += bins) column[table(edges, size, row[columns[k]])] += 1.0;
+    }
   }
   return counts;
+}
+
+void requireColumns(const std::vector<std::size_t>& columns, std::size_t stride) {
+  for (const std::size_t j : columns) {
+    if (j >= stride) throwBadParameter("columns", "indices below the row stride", double(j));
+  }
+}
+
+std::vector<double> addHistogramNoise(std::vector<double> counts, std::size_t d, double mu,
+                                      random::Generator& g) {
+  // Replace-one moves one unit between two bins of every column: ‖Δ‖₂ ≤ √(2d) for all d × bins
+  // counts at once, hence one Gaussian mechanism with σ = √(2d)/μ is μ-GDP.
+  // (DPMARGIN_FAULTS: the constant 1 outside the audit build; testing/faults.hpp.)
+  random::addGaussian(g, histogramSigma(d, mu) * DPMARGIN_FAULTS.rangeNoise, counts.data(), counts.size());
+  return counts;
+}
+}  // namespace
+
+std::vector<double> columnHistograms(const float* x, std::size_t n, std::size_t stride,
+                                     std::size_t d, int binsPerDecade) {
+  return countColumns(x, n, stride, d, nullptr, binsPerDecade);
+}
+
+std::vector<double> columnHistograms(const float* x, std::size_t n, std::size_t stride,
+                                     const std::vector<std::size_t>& columns, int binsPerDecade) {
+  requireColumns(columns, stride);
+  return countColumns(x, n, stride, columns.size(), columns.data(), binsPerDecade);
 }
 
 std::vector<double> noisyColumnHistograms(const float* x, std::size_t n, std::size_t stride,
                                           std::size_t d, double mu, random::Generator& g,
                                           int binsPerDecade) {
   requirePositive("mu", mu);
-  std::vector<double> counts = columnHistograms(x, n, stride, d, binsPerDecade);
-  // Replace-one moves one unit between two bins of every column: ‖Δ‖₂ ≤ √(2d) for all d × bins
-  // counts at once, hence one Gaussian mechanism with σ = √(2d)/μ is μ-GDP.
-  // (DPMARGIN_FAULTS: the constant 1 outside the audit build; testing/faults.hpp.)
-  random::addGaussian(g, histogramSigma(d, mu) * DPMARGIN_FAULTS.rangeNoise, counts.data(), counts.size());
-  return counts;
+  return addHistogramNoise(columnHistograms(x, n, stride, d, binsPerDecade), d, mu, g);
+}
+
+std::vector<double> noisyColumnHistograms(const float* x, std::size_t n, std::size_t stride,
+                                          const std::vector<std::size_t>& columns, double mu,
+                                          random::Generator& g, int binsPerDecade) {
+  requirePositive("mu", mu);
+  return addHistogramNoise(columnHistograms(x, n, stride, columns, binsPerDecade), columns.size(), mu, g);
 }
 
 double fallbackScale() { return std::log1p(1e9); }
@@ -237,6 +272,14 @@ std::vector<ColumnScaling> estimatePrivateScalings(const float* x, std::size_t n
                                                    random::Generator& g) {
   const std::vector<double> noisy = noisyColumnHistograms(x, n, stride, d, mu, g);
   return scalingsFromNoisyHistograms(noisy, d, histogramSigma(d, mu));
+}
+
+std::vector<ColumnScaling> estimatePrivateScalings(const float* x, std::size_t n,
+                                                   std::size_t stride,
+                                                   const std::vector<std::size_t>& columns,
+                                                   double mu, random::Generator& g) {
+  const std::vector<double> noisy = noisyColumnHistograms(x, n, stride, columns, mu, g);
+  return scalingsFromNoisyHistograms(noisy, columns.size(), histogramSigma(columns.size(), mu));
 }
 
 void validateRanges(const std::vector<ColumnScaling>& ranges, std::size_t features) {

@@ -67,13 +67,9 @@ Trainer::Trainer(Dataset& data, const TrainSettings& settings, random::Generator
         if (!known[j]) estimated.push_back(j);
       }
       if (estimated.empty()) throw Error(ErrorCode::kInternal, "", "trainer: rangeShare > 0 with every range known");
-      std::vector<float> columns(data.rows() * estimated.size());
-      for (std::size_t i = 0; i < data.rows(); ++i) {
-        const float* row = data.raw() + i * data.stride();
-        for (std::size_t k = 0; k < estimated.size(); ++k) columns[i * estimated.size() + k] = row[estimated[k]];
-      }
-      const std::vector<ColumnRange> found = estimatePrivateRanges(
-          columns.data(), data.rows(), estimated.size(), estimated.size(), mu, generator_);
+      // Read in place (no copy of those columns: it was a second table's worth of memory).
+      const std::vector<ColumnRange> found =
+          estimatePrivateScalings(data.raw(), data.rows(), data.stride(), estimated, mu, generator_);
       p.ranges.resize(known.size());
       for (std::size_t j = 0; j < known.size(); ++j) {
         if (known[j]) p.ranges[j] = *known[j];

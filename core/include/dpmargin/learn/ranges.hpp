@@ -94,6 +94,11 @@ inline std::size_t binIndexOf(const double* edges, std::size_t size, double x) n
 // Exact counts of all d columns over the grid (d × bins, column j at [j·bins, (j+1)·bins)).
 std::vector<double> columnHistograms(const float* x, std::size_t n, std::size_t stride,
                                      std::size_t d, int binsPerDecade = kDefaultBinsPerDecade);
+// The same for the columns `columns` of each row only (indices < stride, in that order): equal
+// to columnHistograms of those columns copied into a table of their own, without the copy.
+std::vector<double> columnHistograms(const float* x, std::size_t n, std::size_t stride,
+                                     const std::vector<std::size_t>& columns,
+                                     int binsPerDecade = kDefaultBinsPerDecade);
 
 // Noisy histograms of all d columns at once (row-major raw data, `stride` ≥ d). Replacing one row
 // moves one unit of count between two bins in every column, so the L2 sensitivity of the whole
@@ -101,6 +106,11 @@ std::vector<double> columnHistograms(const float* x, std::size_t n, std::size_t 
 // Returns d × bins noisy counts, column-major per column (column j at [j·bins, (j+1)·bins)).
 std::vector<double> noisyColumnHistograms(const float* x, std::size_t n, std::size_t stride,
                                           std::size_t d, double mu, random::Generator& g,
+                                          int binsPerDecade = kDefaultBinsPerDecade);
+// Of the columns `columns` of each row only (d = columns.size(): the sensitivity counts those).
+std::vector<double> noisyColumnHistograms(const float* x, std::size_t n, std::size_t stride,
+                                          const std::vector<std::size_t>& columns, double mu,
+                                          random::Generator& g,
                                           int binsPerDecade = kDefaultBinsPerDecade);
 double histogramSigma(std::size_t d, double mu);  // √(2d)/μ
 
@@ -140,6 +150,12 @@ std::vector<ColumnScaling> scalingsFromNoisyHistograms(const std::vector<double>
 std::vector<ColumnScaling> estimatePrivateScalings(const float* x, std::size_t n,
                                                    std::size_t stride, std::size_t d, double mu,
                                                    random::Generator& g);
+// Of the columns `columns` of each row only (one scaling per listed column, in that order):
+// what the other overload gives on those columns copied into a table of their own.
+std::vector<ColumnScaling> estimatePrivateScalings(const float* x, std::size_t n,
+                                                   std::size_t stride,
+                                                   const std::vector<std::size_t>& columns,
+                                                   double mu, random::Generator& g);
 inline std::vector<ColumnScaling> estimatePrivateRanges(const float* x, std::size_t n,
                                                         std::size_t stride, std::size_t d,
                                                         double mu, random::Generator& g) {
