@@ -137,3 +137,45 @@ test("a real worker that cannot instantiate the module reports WASM_LOAD", async
   await expect(broken.train(separable(300, 5, 0.1, 0, 3), { epsilon: 1, delta: 1e-5, workers: 2 }))
     .rejects.toMatchObject({ code: "WASM_LOAD" });
 });
+
+test("workers start before the data are read (their start overlaps the read); a failed read or bad data terminates them", async () => {
+  // A fake host that records, synchronously, what each port was sent.
+  const ports = [];
+  const host = {
+    init: { type: "init" },
+    spawn: () => {
+      const port = {
+        posted: [], terminated: false, onReply: () => {}, onFailure: () => {},
+        post(message) {
+          port.posted.push(message.type);
+          if (message.type === "init") queueMicrotask(() => port.onReply({ type: "ok" }));
+        },
+        terminate() { port.terminated = true; },
+      };
+      ports.push(port);
+      return port;
+    },
+  };
+  const m = new DpMargin(dp.core, host);
+  let seenAtFirstChunk = null;
+  const source = {
+    name: "unterminated.csv",
+    async *open() {
+      if (seenAtFirstChunk === null) seenAtFirstChunk = ports.map((p) => p.posted.join(","));
+      yield "a,b,label\n1,2,1\n0,1,0\n";
+      yield "3,\"4,1\n";  // a quote never closed: CSV_PARSE at the end of the scan
+    },
+  };
+  await expect(m.trainCsv(source, { label: "label" }, { epsilon: 1, delta: 1e-5, workers: 2 }))
+    .rejects.toMatchObject({ code: "CSV_PARSE" });
+  expect(seenAtFirstChunk).toEqual(["init", "init"]);
+  expect(ports.length).toBe(2);
+  expect(ports.every((p) => p.terminated)).toBe(true);
+
+  // Arrays that fail validation: the two workers started for them are terminated too.
+  ports.length = 0;
+  await expect(m.train({ features: [1, 2, 3, 4], columns: 2, labels: [1, 7] }, { epsilon: 1, delta: 1e-5, workers: 2 }))
+    .rejects.toBeInstanceOf(DpMarginError);
+  expect(ports.length).toBe(2);
+  expect(ports.every((p) => p.terminated)).toBe(true);
+});

@@ -20,7 +20,7 @@ export interface ShardHost {
 /** Largest accepted `workers` option. */
 export const MAX_WORKERS = 8;
 
-class ShardClient {
+export class ShardClient {
   readonly #port: ShardPort;
   #pending: { resolve: (reply: ShardReply) => void; reject: (error: DpMarginError) => void }[] = [];
   #failure: DpMarginError | null = null;
@@ -60,6 +60,43 @@ class ShardClient {
   }
 }
 
+/**
+ * Shard workers started ahead of training (`startShards`): spawned and sent `init` at once, so
+ * that their start and module instantiation overlap the caller's CSV read and preprocessing.
+ * Owned by the caller until handed to `trainOnShards`, which terminates them; `terminate()` is
+ * for a caller that fails before (idempotent).
+ */
+export class ShardPool {
+  readonly clients: ShardClient[];
+  /** Resolves when every worker has instantiated the module; rejects with its error. */
+  readonly ready: Promise<unknown>;
+  #terminated = false;
+
+  constructor(clients: ShardClient[], ready: Promise<unknown>) {
+    this.clients = clients;
+    this.ready = ready;
+    ready.catch(() => {});  // reported by trainOnShards, or never needed
+  }
+
+  terminate(): void {
+    if (this.#terminated) return;
+    this.#terminated = true;
+    for (const s of this.clients) s.terminate();
+  }
+}
+
+/** Spawns `count` shard workers and starts their module instantiation (see ShardPool). */
+export function startShards(count: number, host: ShardHost): ShardPool {
+  const clients: ShardClient[] = [];
+  try {
+    for (let i = 0; i < count; i++) clients.push(new ShardClient(host.spawn()));
+  } catch (error) {
+    for (const s of clients) s.terminate();
+    throw new DpMarginError("INTERNAL", `cannot start ${count} training workers: ${(error as Error)?.message ?? error}`);
+  }
+  return new ShardPool(clients, Promise.all(clients.map((s) => s.call(host.init))));
+}
+
 /** learn::predict's output over every row, in row order (the shards' parts concatenated). */
 export interface ShardPredictions {
   scores: Float64Array;
@@ -67,9 +104,10 @@ export interface ShardPredictions {
 }
 
 /**
- * Drives `trainer` (started on `dataset`, rows prepared) with `count` shard workers until it is
- * done. The prepared rows are copied out of wasm memory one shard at a time and transferred
- * (not copied again) to the workers; the dataset is released before the first iteration.
+ * Drives `trainer` (started on `dataset`, rows prepared) with the workers of `pool` (from
+ * `startShards`) until it is done. The prepared rows are copied out of wasm memory one shard at
+ * a time and transferred (not copied again) to the workers; the dataset is released before the
+ * first iteration.
  * `afterChunk(done)` runs every ~TARGET_CHUNK_MS and once at the end. With `predict` (called
  * once training is done: the released model's stacked weights), the shards then score their
  * rows with them and the predictions of every row come back, in row order — else null.
@@ -78,7 +116,7 @@ export interface ShardPredictions {
  * (INTERNAL when a worker dies, WASM_LOAD when it cannot load the module).
  */
 export async function trainOnShards(core: CoreModule, trainer: CoreTrainer, dataset: CoreDataset,
-  count: number, host: ShardHost, afterChunk: (done: boolean) => void,
+  pool: ShardPool, afterChunk: (done: boolean) => void,
   signal: AbortSignal | undefined,
   predict?: () => { weights: Float64Array; problems: number }): Promise<ShardPredictions | null> {
   let abort: (error: DpMarginError) => void = () => {};
@@ -87,15 +125,11 @@ export async function trainOnShards(core: CoreModule, trainer: CoreTrainer, data
   const onAbort = () => abort(cancelled("training"));
   signal?.addEventListener("abort", onAbort);
   const wait = <T>(work: Promise<T>): Promise<T> => Promise.race([work, aborted]);
-  const shards: ShardClient[] = [];
+  const shards = pool.clients;
+  const count = shards.length;
   try {
     if (signal?.aborted) throw cancelled("training");
-    try {
-      for (let i = 0; i < count; i++) shards.push(new ShardClient(host.spawn()));
-    } catch (error) {
-      throw new DpMarginError("INTERNAL", `cannot start ${count} training workers: ${(error as Error)?.message ?? error}`);
-    }
-    await wait(Promise.all(shards.map((s) => s.call(host.init))));
+    await wait(pool.ready);
     // The trainer prepared the rows in place (width = features + intercept).
     const { rows: n, width } = unwrap(dataset.shape());
     const bounds = unwrap(core.shardBounds(n, count));
@@ -149,6 +183,6 @@ export async function trainOnShards(core: CoreModule, trainer: CoreTrainer, data
     return out;
   } finally {
     signal?.removeEventListener("abort", onAbort);
-    for (const s of shards) s.terminate();
+    pool.terminate();
   }
 }

@@ -15,7 +15,7 @@ import { Model, type AnyModelFile, type ModelFile, type PredictionsOf, type Trai
 import { buildLocal, buildReport } from "./report.js";
 import { cancelled, now, runChunked } from "./chunked.js";
 import { PrivacyLedger } from "../ledger/ledger.js";
-import { MAX_WORKERS, trainOnShards, type ShardHost, type ShardPredictions } from "../shards/sharded.js";
+import { MAX_WORKERS, ShardPool, startShards, trainOnShards, type ShardHost, type ShardPredictions } from "../shards/sharded.js";
 
 /** Options of `train()`: the privacy budget, the method, preprocessing, and control. */
 export interface TrainOptions extends MethodOptions, PreprocessingOptions {
@@ -115,6 +115,16 @@ function optionalLedger(o: Record<string, unknown>): PrivacyLedger | undefined {
   return o.ledger;
 }
 
+/** With workers ≥ 2, the shard workers, started now: their start overlaps reading and preparing
+ *  the data (a failure before training terminates them). */
+function shardPool(c: Control, host: ShardHost | undefined): ShardPool | null {
+  if (c.workers <= 1) return null;
+  if (!host) {
+    throw new DpMarginError("BAD_PARAMETER", "workers > 1 needs worker threads, which this module cannot start", "workers");
+  }
+  return startShards(c.workers, host);
+}
+
 export async function train(core: CoreModule, data: TrainingData, options: TrainOptions,
   host?: ShardHost): Promise<TrainResult<AnyModelFile>> {
   const c = control(core, options);
@@ -126,14 +136,19 @@ export async function train(core: CoreModule, data: TrainingData, options: Train
   }
   const classes = classNames(d.classes);
   if (c.signal?.aborted) throw cancelled("training");
-  const dataset = toCoreDataset(core, d.features as ArrayLike<number>, columns, d.labels as ArrayLike<number>, true,
-    classes?.length);
+  const pool = shardPool(c, host);
   try {
-    // A multiclass label's truth: the class codes given (toCoreDataset checked them).
-    return await run(core, dataset, c, columns, featureNames, host, classes && { column: null, classes },
-      undefined, null, () => d.labels as ArrayLike<number>);
+    const dataset = toCoreDataset(core, d.features as ArrayLike<number>, columns, d.labels as ArrayLike<number>, true,
+      classes?.length);
+    try {
+      // A multiclass label's truth: the class codes given (toCoreDataset checked them).
+      return await run(core, dataset, c, columns, featureNames, pool, classes && { column: null, classes },
+        undefined, null, () => d.labels as ArrayLike<number>);
+    } finally {
+      dispose(dataset);
+    }
   } finally {
-    dispose(dataset);
+    pool?.terminate();
   }
 }
 
@@ -141,19 +156,24 @@ export async function trainCsv(core: CoreModule, source: CsvSource, csv: CsvRead
   options: TrainOptions, host?: ShardHost): Promise<CsvTrainResult<AnyModelFile>> {
   const c = control(core, options);
   if (c.signal?.aborted) throw cancelled("training");
-  const { run: csvRun, dataset, table } = await readTrainingTable(core, source, csv ?? {}, c.options, c.signal);
+  const pool = shardPool(c, host);
   try {
-    const label = table.label;
-    const multiclass = label && label.classes.length >= 3 ? { column: label.column, classes: label.classes } : null;
-    const result = await run(core, dataset, c, table.featureNames.length, table.featureNames, host, multiclass,
-      (trainer) => trainer.startRun(dataset, csvRun), {
-        encoding: unwrap(csvRun.encoding()), schema: table.schema,
-        label: label && !multiclass ? { column: label.column, positive: label.positive } : null,
-      }, () => unwrap(csvRun.classCodes()));
-    return { ...result, table };
+    const { run: csvRun, dataset, table } = await readTrainingTable(core, source, csv ?? {}, c.options, c.signal);
+    try {
+      const label = table.label;
+      const multiclass = label && label.classes.length >= 3 ? { column: label.column, classes: label.classes } : null;
+      const result = await run(core, dataset, c, table.featureNames.length, table.featureNames, pool, multiclass,
+        (trainer) => trainer.startRun(dataset, csvRun), {
+          encoding: unwrap(csvRun.encoding()), schema: table.schema,
+          label: label && !multiclass ? { column: label.column, positive: label.positive } : null,
+        }, () => unwrap(csvRun.classCodes()));
+      return { ...result, table };
+    } finally {
+      dispose(dataset);
+      dispose(csvRun);
+    }
   } finally {
-    dispose(dataset);
-    dispose(csvRun);
+    pool?.terminate();
   }
 }
 
@@ -178,15 +198,12 @@ function withTruth(model: Model<AnyModelFile>, predictions: PredictionsOf<AnyMod
 // `multiclass`: a label of 3 or more classes (one-vs-rest), its column and class names;
 // `classCodes`: its class code per row (the truth of the training predictions).
 async function run(core: CoreModule, dataset: CoreDataset, c: Control, columns: number,
-  featureNames: string[] | undefined, host: ShardHost | undefined,
+  featureNames: string[] | undefined, pool: ShardPool | null,
   multiclass: { column: string | null; classes: string[] } | null = null,
   begin: (trainer: CoreTrainer) => ReturnType<CoreTrainer["start"]> = (trainer) => trainer.start(dataset, c.options),
   table: TableRelease | null = null,
   classCodes: () => ArrayLike<number> = () => []): Promise<TrainResult<AnyModelFile>> {
-  const { started, workers, onPlan, onProgress, signal, ledger } = c;
-  if (workers > 1 && !host) {
-    throw new DpMarginError("BAD_PARAMETER", "workers > 1 needs worker threads, which this module cannot start", "workers");
-  }
+  const { started, onPlan, onProgress, signal, ledger } = c;
   let trainer: CoreTrainer | null = null;
   try {
     trainer = new core.Trainer();
@@ -228,8 +245,8 @@ async function run(core: CoreModule, dataset: CoreDataset, c: Control, columns: 
       return (released = { model, report, local: buildLocal(result, now() - started) });
     };
     let sharded: ShardPredictions | null = null;
-    if (workers > 1) {
-      sharded = await trainOnShards(core, t, dataset, workers, host!, afterChunk, signal,
+    if (pool) {
+      sharded = await trainOnShards(core, t, dataset, pool, afterChunk, signal,
         c.trainingPredictions ? () => release().model.scoringWeights() : undefined);
     } else {
       await runChunked((budget) => unwrap(t.advance(budget)), afterChunk, signal, "training");
