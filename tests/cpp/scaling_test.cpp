@@ -170,6 +170,59 @@ TEST(ScalingHistograms, ColumnSubsetEqualsItsCopy) {
   testing::expectBadParameter([&] { columnHistograms(x.data(), n, d, std::vector<std::size_t>{0, d}); }, "columns");
 }
 
+// Dataset::prepare (per-column arrays, one formula for the min–max and symmetric maps, signed-log
+// columns by applyScaling, 4 rows' sums of squares at once) gives, to the bit, what one
+// applyScaling per cell and one row at a time gives: every map, ±intercept, both row
+// operations, n not a multiple of 4, negative zeros, values clamped at both ends.
+TEST(Prepare, EqualsApplyScalingCellByCellToTheBit) {
+  const std::size_t n = 103, d = 7;
+  std::vector<float> raw = mixedTable(n, d, 11);
+  raw[5 * d + 1] = -0.0f;
+  raw[6 * d + 1] = 0.0f;
+  const std::vector<ColumnScaling> ranges = {
+      {0.0, 1000.0, ScalingMap::kMinMax, ScalingPath::kPrivate},
+      {-0.5, 0.5, ScalingMap::kSymmetric, ScalingPath::kPrivate},
+      {0.0, 1.0, ScalingMap::kMinMax, ScalingPath::kDeclared},
+      {0.0, 1.0, ScalingMap::kMinMax, ScalingPath::kPrivate},
+      fallbackScaling(),
+      {-3.0, 3.0, ScalingMap::kSymmetric, ScalingPath::kPrivate},
+      {-1e6, 1e6, ScalingMap::kSymmetric, ScalingPath::kPrivate}};
+  for (const bool intercept : {true, false}) {
+    for (const RowNormalization rows : {RowNormalization::kUnitNorm, RowNormalization::kClip}) {
+      Dataset data(n, d);
+      for (std::size_t i = 0; i < n; ++i) {
+        std::copy(raw.begin() + long(i * d), raw.begin() + long((i + 1) * d), data.rowMajor() + i * data.stride());
+        data.labels()[i] = i % 2 ? 1 : -1;
+      }
+      Preprocessing p;
+      p.ranges = ranges;
+      p.intercept = intercept;
+      p.rows = rows;
+      p.normBound = 0.75;
+      data.validate(true);
+      data.prepare(p);
+      const std::size_t width = d + (intercept ? 1 : 0);
+      for (std::size_t i = 0; i < n; ++i) {
+        std::vector<float> row(width);
+        for (std::size_t j = 0; j < d; ++j) row[j] = applyScaling(raw[i * d + j], ranges[j]);
+        if (intercept) row[d] = 1.0f;
+        double sq = 0;
+        for (const float v : row) sq += double(v) * double(v);
+        const double norm = std::sqrt(sq);
+        if (norm != 0.0) {
+          const double scale = rows == RowNormalization::kUnitNorm ? 0.75 / norm : std::min(1.0, 0.75 / norm);
+          for (float& v : row) v = float(double(v) * scale);
+        }
+        for (std::size_t j = 0; j < width; ++j) {
+          const float got = data.view().x[i * width + j];
+          EXPECT_EQ(std::memcmp(&got, &row[j], sizeof got), 0)
+              << "row " << i << ", column " << j << ": " << got << " vs " << row[j];
+        }
+      }
+    }
+  }
+}
+
 // Replace-one: the exact counts of the d columns move by at most √(2d) in L2 (one unit out of one
 // bin and into another, per column), with equality when every column changes bin. Checked over
 // every replacement of 40 rows by 40 others of a mixed table (1600 pairs), on the three grids.

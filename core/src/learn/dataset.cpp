@@ -89,6 +89,34 @@ void Dataset::prepare(const Preprocessing& preprocessing) {
   // independent chains (each row's own sum in column order, as one row alone: the same bits),
   // then normalised.
   constexpr std::size_t kBlock = 4;
+  // The min–max and symmetric maps as one formula without a branch on the map, over per-column
+  // arrays: t = (x − offset)/divisor clamped to [low, 1] — min–max: offset lo, divisor hi − lo,
+  // low 0; symmetric: offset 0, divisor hi, low −1. The same operations as applyScaling (x − 0
+  // is x, −0 included), so the same bits; signed-log columns are then computed by applyScaling.
+  // Through `scaled`, because a row may be scaled in place.
+  std::vector<double> offset, divisor, low;
+  std::vector<std::size_t> logColumns;
+  std::vector<float> scaled;
+  if (!r.empty()) {
+    offset.resize(features_);
+    divisor.resize(features_);
+    low.resize(features_);
+    scaled.resize(features_);
+    for (std::size_t j = 0; j < features_; ++j) {
+      switch (r[j].map) {
+        case ScalingMap::kMinMax:
+          offset[j] = r[j].lo, divisor[j] = r[j].hi - r[j].lo, low[j] = 0;
+          break;
+        case ScalingMap::kSymmetric:
+          offset[j] = 0, divisor[j] = r[j].hi, low[j] = -1;
+          break;
+        case ScalingMap::kSignedLog:
+          offset[j] = 0, divisor[j] = 1, low[j] = -1;
+          logColumns.push_back(j);
+          break;
+      }
+    }
+  }
   for (std::size_t i0 = 0; i0 < n_; i0 += kBlock) {
     const std::size_t rows = std::min(kBlock, n_ - i0);
     float* out[kBlock];
@@ -102,7 +130,16 @@ void Dataset::prepare(const Preprocessing& preprocessing) {
       if (r.empty()) {
         for (std::size_t j = 0; j < features_; ++j) row[j] = in[j];
       } else {
-        for (std::size_t j = 0; j < features_; ++j) row[j] = applyScaling(in[j], r[j]);
+        const double* o = offset.data();
+        const double* dv = divisor.data();
+        const double* lw = low.data();
+        float* t = scaled.data();
+        for (std::size_t j = 0; j < features_; ++j) {
+          const double v = (double(in[j]) - o[j]) / dv[j];
+          t[j] = static_cast<float>(v < lw[j] ? lw[j] : (v > 1 ? 1.0 : v));
+        }
+        for (const std::size_t j : logColumns) t[j] = applyScaling(in[j], r[j]);
+        std::copy(t, t + features_, row);
       }
       if (preprocessing_.intercept) row[features_] = 1.0f;
     }
