@@ -187,9 +187,17 @@ void encodeRows(const Encoding& encoding, float* table, std::size_t rows, std::s
       buckets[k].push_back(static_cast<std::uint32_t>(categoryBucket(v, b.buckets)));
     }
   }
+  // Only the blocks with something to do: a plain numeric column (no indicator) is already
+  // final, and an all-numeric table then needs no pass over its rows at all.
+  std::vector<std::size_t> active;
+  for (std::size_t k = 0; k < encoding.blocks.size(); ++k) {
+    const EncodedBlock& b = encoding.blocks[k];
+    if (b.kind != ColumnKind::kNumeric || b.indicator) active.push_back(k);
+  }
+  if (active.empty()) return;
   for (std::size_t i = 0; i < rows; ++i) {
     float* row = table + i * stride;
-    for (std::size_t k = 0; k < encoding.blocks.size(); ++k) {
+    for (const std::size_t k : active) {
       const EncodedBlock& b = encoding.blocks[k];
       float* x = row + b.offset;
       if (b.kind == ColumnKind::kNumeric) {
