@@ -143,6 +143,9 @@ void Dataset::prepare(const Preprocessing& preprocessing) {
       }
       if (preprocessing_.intercept) row[features_] = 1.0f;
     }
+    // A full block with a constant count, so that the four chains stay in registers (a loop
+    // over a variable count measured 92–96 ms against 51–79 on fashion_mnist in wasm); the last,
+    // partial block one row at a time.
     double sq[kBlock] = {};
     if (rows == kBlock) {
       for (std::size_t j = 0; j < width_; ++j) {

@@ -39,9 +39,10 @@ constexpr int kTableShift = 23 - kTableMantissaBits;
 constexpr std::uint8_t kSearch = 255;
 
 struct BinTable {
-  std::vector<std::uint8_t> bin;  // 2^(9 + kTableMantissaBits) entries
+  const std::vector<double>& edges;  // the grid's (rangeBinEdges: static)
+  std::vector<std::uint8_t> bin;     // 2^(9 + kTableMantissaBits) entries
 
-  explicit BinTable(const std::vector<double>& e) : bin(std::size_t{1} << (32 - kTableShift)) {
+  explicit BinTable(const std::vector<double>& e) : edges(e), bin(std::size_t{1} << (32 - kTableShift)) {
     for (std::uint32_t k = 0; k < bin.size(); ++k) {
       const std::uint32_t first = k << kTableShift, last = first | ((1u << kTableShift) - 1);
       if (((first >> 23) & 0xFFu) == 0xFFu) {  // ∞ and NaN
@@ -56,18 +57,13 @@ struct BinTable {
     }
   }
 
-  std::size_t operator()(const double* edges, std::size_t size, float x) const noexcept {
+  std::size_t operator()(float x) const noexcept {
     std::uint32_t bits;
     std::memcpy(&bits, &x, sizeof bits);
     const std::uint8_t b = bin[bits >> kTableShift];
-    return b != kSearch ? b : binIndexOf(edges, size, double(x));
+    return b != kSearch ? b : binIndexOf(edges.data(), edges.size(), double(x));
   }
 };
-
-const BinTable& binTable(int perDecade) {
-  static const BinTable t1(makeEdges(1)), t2(makeEdges(2)), t4(makeEdges(4));
-  return perDecade == 1 ? t1 : (perDecade == 2 ? t2 : t4);
-}
 
 void requireGrid(int perDecade) {
   if (perDecade != 1 && perDecade != 2 && perDecade != 4) {
@@ -122,28 +118,30 @@ std::size_t rangeBinCount(int binsPerDecade) { return rangeBinEdges(binsPerDecad
 
 std::size_t rangeBinIndex(double x, int binsPerDecade) {
   const auto& e = rangeBinEdges(binsPerDecade);
-  return static_cast<std::size_t>(std::upper_bound(e.begin(), e.end(), x) - e.begin());
+  return binIndexOf(e.data(), e.size(), x);
 }
 
 double histogramSigma(std::size_t d, double mu) { return std::sqrt(2.0 * double(d)) / mu; }
 
 namespace {
+const BinTable& binTable(int binsPerDecade) {
+  static const BinTable t1(rangeBinEdges(1)), t2(rangeBinEdges(2)), t4(rangeBinEdges(4));
+  return binsPerDecade == 1 ? t1 : (binsPerDecade == 2 ? t2 : t4);
+}
+
 // The counts of d columns of each row: columns[k] (or k when columns is null) at [k·bins, …).
 std::vector<double> countColumns(const float* x, std::size_t n, std::size_t stride, std::size_t d,
                                  const std::size_t* columns, int binsPerDecade) {
-  const auto& e = rangeBinEdges(binsPerDecade);
-  const std::size_t bins = e.size() + 1;
+  const std::size_t bins = rangeBinCount(binsPerDecade);  // (validates the grid)
   std::vector<double> counts(d * bins, 0.0);
-  const double* edges = e.data();
-  const std::size_t size = e.size();
   const BinTable& table = binTable(binsPerDecade);
   for (std::size_t i = 0; i < n; ++i) {
     const float* row = x + i * stride;
     double* column = counts.data();
     if (columns == nullptr) {
-      for (std::size_t j = 0; j < d; ++j, column += bins) column[table(edges, size, row[j])] += 1.0;
+      for (std::size_t j = 0; j < d; ++j, column += bins) column[table(row[j])] += 1.0;
     } else {
-      for (std::size_t k = 0; k < d; ++k, column += bins) column[table(edges, size, row[columns[k]])] += 1.0;
+      for (std::size_t k = 0; k < d; ++k, column += bins) column[table(row[columns[k]])] += 1.0;
     }
   }
   return counts;

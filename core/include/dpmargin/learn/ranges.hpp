@@ -76,10 +76,10 @@ inline constexpr int kDefaultBinsPerDecade = 4;
 const std::vector<double>& rangeBinEdges(int binsPerDecade = kDefaultBinsPerDecade);  // ascending
 std::size_t rangeBinCount(int binsPerDecade = kDefaultBinsPerDecade);                 // edges + 1
 std::size_t rangeBinIndex(double x, int binsPerDecade = kDefaultBinsPerDecade);       // x's bin
-// What rangeBinIndex computes (std::upper_bound: the number of edges e with !(x < e)), for any
-// ascending `edges` of size ≥ 1, by a binary search without data-dependent branches — the
-// histograms' inner loop (one lookup per cell). Equal to std::upper_bound for every x, NaN
-// included (tests/cpp/scaling_test.cpp).
+// x's bin among ascending `edges` (size ≥ 1): the number of edges e with !(x < e), i.e.
+// std::upper_bound's index, by a binary search without data-dependent branches (rangeBinIndex
+// and the histograms' lookups use it). Equal to std::upper_bound for every x, NaN included
+// (tests/cpp/scaling_test.cpp).
 inline std::size_t binIndexOf(const double* edges, std::size_t size, double x) noexcept {
   const double* base = edges;
   std::size_t len = size;
