@@ -80,8 +80,18 @@ TEST(Schema, TheLabelComesFromTheHeaderNameOrTheUser) {
     EXPECT_EQ(e.code(), ErrorCode::kLabelNotFound);
     EXPECT_NE(std::string(e.what()).find("name the label column"), std::string::npos) << e.what();
   }
-  // Two columns named like a label: ambiguous, also asked.
-  EXPECT_THROW(schemaOf("target,class\n1,0\n0,1\n"), Error);
+  // Two columns named like a label: ambiguous, also asked — and the message names both
+  // instead of saying that no header name reads like one.
+  try {
+    schemaOf("x,target,Class\n1,1,0\n2,0,1\n");
+    ADD_FAILURE() << "no error";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), ErrorCode::kLabelNotFound);
+    const std::string what = e.what();
+    EXPECT_NE(what.find("2 header names read like a label (\"target\", \"Class\")"), std::string::npos) << what;
+    EXPECT_EQ(what.find("no header name"), std::string::npos) << what;
+  }
+  EXPECT_EQ(data::labelLikeColumns({"x", "target", "Class"}), (std::vector<std::size_t>{1, 2}));
   TableOptions o;
   o.label = "churn";
   const data::Schema s = schemaOf("churn,plan\nyes,a\nno,b\n", o);
@@ -414,6 +424,26 @@ TEST(CsvRun, ClassDiscoveryThatFindsOneClassSaysWhatToDo) {
     EXPECT_EQ(e.code(), ErrorCode::kOneClass);
     EXPECT_NE(std::string(e.what()).find("declare the classes"), std::string::npos) << e.what();
   }
+}
+
+TEST(CsvRun, CountsTheRowsOutsideTheDiscoveredClasses) {
+  // "c" (10 of 2000 rows) is far below the discovery threshold (~86 rows at ε = 1): its rows are
+  // negatives, and the run says how many (a local count for the caller's warning).
+  std::string csv = "x,label\n";
+  for (int i = 0; i < 2000; ++i) csv += std::to_string(i % 7) + "," + (i < 10 ? "c" : i % 2 ? "a" : "b") + "\n";
+  const Ran r = runCsv(csv, budget(), 4096);
+  EXPECT_EQ(r.run->schema().classes, (std::vector<std::string>{"a", "b"}));
+  EXPECT_EQ(r.run->labelOutsideClasses(), 10u);
+  std::size_t negatives = 0;
+  for (std::size_t i = 0; i < 10; ++i) negatives += r.run->dataset().labels()[i] == -1 ? 1 : 0;
+  EXPECT_EQ(negatives, 10u);
+  // Declared classes refuse such a row; a positive class makes every other value the rest: 0.
+  run::Options positive = budget();
+  positive.table.positive = "a";
+  EXPECT_EQ(runCsv(csv, positive, 4096).run->labelOutsideClasses(), 0u);
+  run::Options declared = budget();
+  declared.table.classes = std::vector<std::string>{"a", "b", "c"};
+  EXPECT_EQ(runCsv(csv, declared, 4096).run->labelOutsideClasses(), 0u);
 }
 
 TEST(CsvRun, OneClassNamesThePositiveClassAndTheColumn) {

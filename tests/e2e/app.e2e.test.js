@@ -523,7 +523,7 @@ test("no header names the label: Train stays disabled until the user picks it; t
   assert.equal(await page.inputValue("#label-column"), "", "no label is guessed from the values");
   assert.equal(await page.isDisabled("#train-button"), true);
   assert.match(await page.textContent("#train-blocker"), /Choose the label column/);
-  assert.match(await page.textContent("#label-note"), /No header name says which column is the label/);
+  assert.match(await page.textContent("#label-note"), /The header names do not single out the label/);
   assert.equal(await page.isVisible("#file-ledger"), true);
   assert.equal(await page.getAttribute("#file-ledger", "data-runs"), "0");
   await screenshot(page, "app-no-label");
@@ -609,6 +609,7 @@ test("a multiclass label (declared classes): per-class accuracy, a K × K confus
   assert.equal(cells.reduce((a, b) => a + b, 0), 300);
   assert.equal(await page.isVisible("#per-class-table"), true);
   assert.equal(await page.$$eval("#per-class-table tbody tr", (trs) => trs.length), 3);
+  assert.equal(await page.isVisible("#label-outside-warning"), false, "declared classes: no row is outside them");
   // Multiclass: the macro one-vs-rest AUC, no single ROC curve.
   assert.ok(Number(await dataValue("roc-auc")) > 0.5);
   assert.match(await page.textContent('#result-summary dd[data-key="roc-auc"]'), /macro over the classes, one-vs-rest/);
@@ -619,6 +620,25 @@ test("a multiclass label (declared classes): per-class accuracy, a K × K confus
   assert.deepEqual(report.public.classes, ["east", "north", "west"]);
   assert.equal(report.released.perClass.length, 3);
   await screenshot(page, "app-multiclass");
+});
+
+test("discovered classes: the rows whose label discovery missed are counted in a warning", async () => {
+  // "rare" holds 10 of 2000 rows, far below what discovery finds at ε = 1 (~86 rows).
+  const rows = ["x1,x2,outcome"];
+  for (let i = 0; i < 2000; i++) rows.push(`${(i % 13) / 13},${(i % 7) / 7},${i < 10 ? "rare" : i % 2 ? "ok" : "late"}`);
+  assert.equal(await upload({ name: "rare.csv", mimeType: "text/csv", buffer: Buffer.from(rows.join("\n")) }), "loaded");
+  assert.equal(await page.inputValue("#label-column"), "outcome");
+  await page.selectOption("#class-mode", "discover");
+  await page.selectOption("#test-fraction", "0");
+  await page.click('button.preset[data-epsilon="1"]');
+  await setField("#seed", 4);
+  assert.equal(await train(), "done");
+  assert.equal(await page.isVisible("#label-outside-warning"), true);
+  assert.equal(await page.getAttribute("#label-outside-warning", "data-rows"), "10");
+  assert.match(await page.textContent("#label-outside-warning"),
+    /10 of the 2000 training rows \(0\.50%\) have a label that is none of the classes discovered under the budget \(“late”, “ok”\); they were trained as negatives \(not “ok”\)/);
+  await setField("#seed", "");
+  await page.selectOption("#test-fraction", "0.2");
 });
 
 test("loading shows bytes and rows read and can be cancelled; long names do not overflow", async () => {

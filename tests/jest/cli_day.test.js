@@ -205,15 +205,26 @@ describe("yardsticks next to the test accuracy; labels that look wrong", () => {
   const classes = Array.from({ length: 25 }, (_, k) => `c${k}`);
   writeFileSync(many, "a,b,kind\n" + Array.from({ length: 600 }, (_, i) => `${rand().toFixed(3)},${rand().toFixed(3)},${classes[i % 25]}`).join("\n") + "\n");
   writeFileSync(numeric, "a,b,age\n" + Array.from({ length: 800 }, () => `${rand().toFixed(3)},${rand().toFixed(3)},${18 + Math.floor(rand() * 60)}`).join("\n") + "\n");
-  let good, goodJson, bad, wide, ages;
+  // A text label with a class far too rare for discovery at ε = 1 (10 of 2000 rows; ~86 needed).
+  const rare = join(dir, "rare.csv");
+  writeFileSync(rare, "a,b,status\n" + Array.from({ length: 2000 }, (_, i) => `${rand().toFixed(3)},${rand().toFixed(3)},${i < 10 ? "rare" : i % 2 ? "ok" : "late"}`).join("\n") + "\n");
+  let good, goodJson, bad, wide, ages, outside;
   beforeAll(async () => {
-    [good, goodJson, bad, wide, ages] = await runClis([
+    [good, goodJson, bad, wide, ages, outside] = await runClis([
       ["train", trainCsv, ...budget, "--test", testCsv, "--seed", "2"],
       ["train", trainCsv, ...budget, "--test", testCsv, "--seed", "2", "--json"],
       ["train", noise, ...budget, "--test", noise, "--seed", "2", "--json"],
       ["train", many, "--label", "kind", "--classes", classes.join(","), "--epsilon", "1", "--delta", "1e-5", "--seed", "2", "--max-iterations", "2", "--json"],
       ["train", numeric, "--label", "age", "--positive", "30", "--epsilon", "1", "--delta", "1e-5", "--seed", "2", "--max-iterations", "2", "--json"],
+      ["train", rare, "--label", "status", "--epsilon", "1", "--delta", "1e-5", "--seed", "2", "--max-iterations", "2", "--json"],
     ]);
+  });
+
+  test("rows whose label is none of the discovered classes: how many, and how they were trained", () => {
+    expect(outside.code).toBe(0);
+    expect(JSON.parse(outside.stdout).label.classes).toEqual(["late", "ok"]);
+    expect(outside.stderr).toMatch(/warning: 10 of 2000 training rows \(0\.50%\) have a label that is none of the classes discovered under the budget \("late", "ok"\): they were trained as negatives \(not "ok"\); declare the classes/);
+    for (const r of [good, bad, wide, ages]) expect(r.stderr).not.toMatch(/none of the classes/);
   });
 
   test("--test reports accuracy, balanced accuracy, F1 and the majority rate, as not private", () => {

@@ -96,7 +96,11 @@ class WasmCsvRun {
   val schema() { return fromNode(data::describeSchema(run().schema())); }
   val encoding() { return fromNode(data::describeEncoding(run().encoding())); }
   val featureNames() { return fromNode(Node::ofTexts(run().encoding().names())); }
-  val fill() { return fillOf(run().fillResult()); }
+  val fill() {
+    val o = fillOf(run().fillResult());
+    o.set("labelOutside", double(run().labelOutsideClasses()));
+    return o;
+  }
   // The label column's entry of run::summarizeScan, from the run's own scan (what CsvScan.finish
   // lists for it; null without a label): local, never released.
   val labelSummary(val maxValues) {

@@ -160,7 +160,7 @@ async function train(id: number, request: TrainRequest): Promise<TrainOutcome> {
   const csv = { schema: request.schema, ...(held ? { rows: split.train } : {}) };
   const controller = cancellable(id);
   try {
-    const { model, report, local, trainingPredictions } = await dp.trainCsv(blob, csv, {
+    const { model, report, local, trainingPredictions, table: read } = await dp.trainCsv(blob, csv, {
       ...request.options,
       // The training rows scored where they are (this module, or the shard workers with
       // "Workers: 2") before they are freed: no second read of the file.
@@ -183,6 +183,7 @@ async function train(id: number, request: TrainRequest): Promise<TrainOutcome> {
         rows: n, trainRows: onTrain.rows, testRows: onTest?.rows ?? 0,
         testFraction: request.testFraction, seed: request.splitSeed,
       },
+      labelOutside: read.labelOutside,
     };
   } finally {
     running.delete(id);

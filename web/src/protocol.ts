@@ -107,6 +107,9 @@ export interface TrainOutcome {
   train: Evaluation;
   test: Evaluation | null;
   split: { rows: number; trainRows: number; testRows: number; testFraction: number; seed: number };
+  /** Training rows whose label is none of the discovered classes (trained as negatives): a
+   *  local count, not released (the package's `table.labelOutside`). */
+  labelOutside: number;
 }
 
 export interface PredictOutcome {

@@ -306,17 +306,21 @@ std::size_t Schema::discoveredFeatureColumns() const {
   return m;
 }
 
-std::int64_t proposeLabel(const std::vector<std::string>& header) {
+std::vector<std::size_t> labelLikeColumns(const std::vector<std::string>& header) {
   static const std::unordered_set<std::string> kNames = {
       "label", "labels", "target", "targets", "class", "classes", "y", "outcome", "response",
       "classlabel", "targetclass", "targetvariable", "truth", "groundtruth"};
-  std::int64_t found = -1;
+  std::vector<std::size_t> out;
   for (std::size_t j = 0; j < header.size(); ++j) {
-    if (kNames.count(folded(header[j])) == 0) continue;
-    if (found >= 0) return -1;  // several: the user must say which
-    found = static_cast<std::int64_t>(j);
+    if (kNames.count(folded(header[j])) != 0) out.push_back(j);
   }
-  return found;
+  return out;
+}
+
+std::int64_t proposeLabel(const std::vector<std::string>& header) {
+  const std::vector<std::size_t> found = labelLikeColumns(header);
+  // None, or several: the user must say which.
+  return found.size() == 1 ? static_cast<std::int64_t>(found[0]) : -1;
 }
 
 bool identifierName(const std::string& name) {
@@ -390,6 +394,14 @@ Schema resolveSchema(const CsvScan& scan, const TableOptions& o, SchemaPurpose p
     s.label = proposeLabel(header);
     s.labelReason = s.label >= 0 ? "header name" : "";
     if (s.label < 0 && purpose == SchemaPurpose::kTrain) {
+      const std::vector<std::size_t> several = labelLikeColumns(header);
+      if (several.size() >= 2) {
+        std::string names;
+        for (std::size_t k = 0; k < several.size(); ++k) names += (k ? ", " : "") + quoted(header[several[k]]);
+        throw Error(ErrorCode::kLabelNotFound, "label",
+                    "name the label column (label, --label): " + std::to_string(several.size()) +
+                        " header names read like a label (" + names + "), so none is chosen");
+      }
       throw Error(ErrorCode::kLabelNotFound, "label",
                   "name the label column (label, --label): no header name says which column it is "
                   "(label, target, class, y, outcome, …); the columns are " + listHeader());

@@ -683,6 +683,7 @@ std::size_t CsvRun::classCount() const {
   return schema_.classSource == data::ClassSource::kPositive ? 2 : schema_.classes.size();
 }
 const data::FillResult& CsvRun::fillResult() const { return fill_; }
+std::uint64_t CsvRun::labelOutsideClasses() const { return outside_; }
 random::Generator CsvRun::takeGenerator() {
   requireDone(pass_ == Pass::kDone && generator_, "takeGenerator()");
   random::Generator g = std::move(*generator_);
@@ -820,6 +821,10 @@ void CsvRun::afterFill() {
   if (schema_.label < 0) {  // a local read without a label
     pass_ = Pass::kDone;
     return;
+  }
+  outside_ = 0;
+  if (schema_.classSource == data::ClassSource::kDiscover) {
+    for (std::int32_t c : codes_) outside_ += c == data::kOtherCode ? 1 : 0;
   }
   if (schema_.classSource == data::ClassSource::kBinary01) {
     for (std::int32_t& c : codes_) c = c >= 2 ? c - 2 : c;

@@ -14,7 +14,7 @@ import { evaluate as evaluateScores } from "../metrics/metrics.js";
 import { COMMAND_FLAGS, commandHelp, flagsOf, kebab, usage, type Flags } from "./help.js";
 import { load, csvFile, epsilonMeaning, deltaWarning, DpMarginError, predictionsCsv, multiclassPredictionsCsv, SEEDED_WARNING,
   type Plan, type DpMargin, type PrivacyLedger, type CsvReadOptions, type OptionInfo, type CsvProgress, type ProfileProgress, type TrainProgress,
-  type ColumnSummary } from "../node.js";
+  type ColumnSummary, type TableInfo } from "../node.js";
 
 class UsageError extends Error {}
 
@@ -394,6 +394,8 @@ async function trainCommand(dp: DpMargin, argv: string[]): Promise<void> {
     warnings.push(`test accuracy ${percent(y.accuracy)} is no better than always answering the majority class ${JSON.stringify(testMetrics!.majorityClass)} (${percent(y.majorityRate)} of the test rows): the model has learned little`);
   }
   warnings.push(...labelWarnings(read.label!, read.labelSummary));
+  const outside = outsideClassesWarning(read);
+  if (outside) warnings.push(outside);
   const plan = report.plan;
   const selected = plan.candidates[report.selectedCandidate];
   // SPEC §5.2's fields first, then the whole report (its plan holds every setting).
@@ -476,6 +478,17 @@ function labelWarnings(label: { column: string; classes: string[]; classSource?:
   if (!column || column.kind !== "numeric" || column.distinct < MANY_NUMBERS) return [];
   const what = label.classSource === "positive" ? `, trained as ${JSON.stringify(label.positive)} against the rest` : "";
   return [`the label ${JSON.stringify(label.column)} looks numeric with ${column.distinct}${column.distinctCapped ? " or more" : ""} distinct values${what}; ${hint}`];
+}
+
+// Rows whose label was not among the privately discovered classes are trained as negatives
+// (DATA_PIPELINE.md): say how many (a local count, not released), since a missed class — a
+// rare one, or a spelling variant — otherwise passes silently.
+function outsideClassesWarning(read: TableInfo): string | null {
+  const k = read.labelOutside;
+  if (!(k > 0) || !read.label) return null;
+  const classes = read.label.classes.map((c) => JSON.stringify(c)).join(", ");
+  const as = read.label.classes.length >= 3 ? "negatives for every class" : `negatives (not ${JSON.stringify(read.label.positive)})`;
+  return `${k} of ${read.rows} training rows (${percent(k / read.rows)}) have a label that is none of the classes discovered under the budget (${classes}): they were trained as ${as}; declare the classes (--classes A,B,…) to train on them, or leave those rows out`;
 }
 
 async function readText(path: string, what: string): Promise<string> {

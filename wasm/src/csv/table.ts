@@ -31,6 +31,10 @@ export interface TableInfo {
    *  listed), from this read's own scan — a local fact about the data (the CLI's label
    *  warnings): not released. null without a label. */
   labelSummary: ColumnSummary | null;
+  /** Rows whose label is none of the classes discovered under the budget: they were trained
+   *  as negatives for every class (DATA_PIPELINE.md). 0 when the classes are declared, 0/1, a
+   *  positive class, or read exactly. A local fact about the data: not released. */
+  labelOutside: number;
 }
 
 // The label column's summary from the run's own scan (run::summarizeColumn, no values listed).
@@ -40,7 +44,7 @@ function labelSummaryOf(run: CoreCsvRun): ColumnSummary | null {
 }
 
 export function tableInfo(schema: SchemaFile, featureNames: string[], rows: number,
-  fill: { imputed: number; marked: number }, labelSummary: ColumnSummary | null = null): TableInfo {
+  fill: { imputed: number; marked: number; labelOutside?: number }, labelSummary: ColumnSummary | null = null): TableInfo {
   const columns = schema.columns.filter((c) => c.kind === "numeric" || c.kind === "categorical").map((c) => c.name);
   const ignored = schema.columns.filter((c) => c.kind === "ignore").map((c) => c.name);
   const label = schema.label === undefined ? null : {
@@ -49,7 +53,8 @@ export function tableInfo(schema: SchemaFile, featureNames: string[], rows: numb
     classes: schema.classes ?? [],
     classSource: schema.classSource ?? "binary01",
   };
-  return { rows, schema, featureNames, columns, ignored, label, imputed: fill.imputed, missing: fill.marked, labelSummary };
+  return { rows, schema, featureNames, columns, ignored, label, imputed: fill.imputed, missing: fill.marked, labelSummary,
+    labelOutside: fill.labelOutside ?? 0 };
 }
 
 export interface TrainingTable {

@@ -157,7 +157,12 @@ export interface CorePassReader extends CoreByteSink {
   endPass(): Status<boolean>;
   release(): Status<boolean>;
 }
-export interface CoreFill { imputed: number; marked: number }
+export interface CoreFill {
+  imputed: number;
+  marked: number;
+  /** CsvRun only: training rows whose label is none of the discovered classes (local). */
+  labelOutside?: number;
+}
 export interface CoreCsvRun extends CorePassReader {
   start(csv: CoreOptions, options: CoreOptions, rows: ArrayLike<number> | null): Status<boolean>;
   /** Exact categories and classes, no budget: NOT private (the margin profile, readCsv). */

@@ -278,7 +278,7 @@ export function setupData(client: WorkerClient, hooks: { onChange: () => void; o
   /** Why training cannot start with these choices ("" when it can). */
   const blocker = (): string => {
     if (!current) return "Load a CSV file to train.";
-    if (label === "") return "Choose the label column: no header name says which column it is.";
+    if (label === "") return "Choose the label column: the header names do not single one out (none reads like a label, or several do).";
     if (classMode === "positive" && positive === "") return "Choose the positive class of the label.";
     if (classMode === "declared") {
       const list = parseList(declaredClasses);
@@ -414,7 +414,7 @@ export function setupData(client: WorkerClient, hooks: { onChange: () => void; o
     } else if (t.schema?.label) {
       setLabel(t.schema.label, `Proposed by its header name (the core's rule: label, target, class, y, outcome, …). Change it if it is not the label.`);
     } else {
-      setLabel("", "No header name says which column is the label (label, target, class, y, outcome, …): choose it. Training is disabled until you do.");
+      setLabel("", "The header names do not single out the label (none reads like one — label, target, class, y, outcome, … — or several do): choose it. Training is disabled until you do.");
     }
     renderClasses();
     renderColumns();

@@ -115,6 +115,14 @@ export function setupResults(onPredict: () => void): ResultsView {
       $("accuracy-warning").textContent = weak
         ? `Warning: the ${o.test ? "held-out" : "training"} accuracy (${percent(which.accuracy)}) is not above the majority-class rate + 1 point (${percent(which.majorityRate)}: always answering “${which.majorityClass}”). This model is no better than that constant guess; try a larger ε, more rows, or other columns.`
         : "";
+      // Rows whose label the private discovery did not find were trained as negatives: say how
+      // many (a local count, like the accuracies), or a missed class passes silently.
+      const outside = o.labelOutside ?? 0;
+      $("label-outside-warning").hidden = !(outside > 0);
+      $("label-outside-warning").dataset.rows = String(outside);
+      $("label-outside-warning").textContent = outside > 0
+        ? `Warning: ${outside} of the ${o.split.trainRows} training rows (${percent(outside / o.split.trainRows)}) have a label that is none of the classes discovered under the budget (${(((o.model as { schema?: { classes?: string[] } }).schema?.classes) ?? []).map((c) => `“${c}”`).join(", ")}); they were trained as negatives${label.classes && label.classes.length >= 3 ? " for every class" : ` (not “${positive}”)`}. Declare the classes (Label → classes: declared) to train on them. This count is local to your machine, not released.`
+        : "";
       // The ROC curve of the binary scores (local, not private); multiclass: the AUCs only.
       $("roc-box").hidden = false;
       const rocDrawn = drawRocChart($("roc-chart"), which.roc);

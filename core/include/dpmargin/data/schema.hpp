@@ -143,6 +143,8 @@ enum class SchemaPurpose { kTrain, kPredict, kSummary };
 // "target", "class", "y", "outcome", "response", …; case and separators ignored), or -1 when
 // none or several are.
 std::int64_t proposeLabel(const std::vector<std::string>& header);
+// Every column whose header name reads like a label, in file order (proposeLabel's candidates).
+std::vector<std::size_t> labelLikeColumns(const std::vector<std::string>& header);
 // Whether a header name reads like a row identifier ("", "id", "ID", "customer_id", "CustomerID",
 // "index", "rownames", "Unnamed: 0", …): such columns are ignored unless chosen.
 bool identifierName(const std::string& name);

@@ -201,6 +201,9 @@ class CsvRun {
   // Per row: the class index (in schema().classes; kOtherCode: none of them).
   const std::vector<std::int32_t>& classCodes() const;
   std::size_t classCount() const;  // binary problems: 2
+  // Training rows whose label is none of the discovered classes (they are negatives for every
+  // class): a local fact for the caller's warning, never released. 0 unless discovered.
+  std::uint64_t labelOutsideClasses() const;
   const data::FillResult& fillResult() const;
   random::Generator takeGenerator();
 
@@ -223,6 +226,7 @@ class CsvRun {
   std::unique_ptr<learn::Dataset> dataset_;
   learn::TrainSettings settings_;
   std::vector<std::int32_t> codes_;
+  std::uint64_t outside_ = 0;
   data::FillResult fill_;
 };
 
