@@ -1,5 +1,7 @@
 // Real tables in (docs/DATA.md): the schema's defaults, the encoding, and a CSV training run
 // through the passes (run::CsvRun) — text columns, missing cells, text and numeric labels.
+#include <random>
+#include <cstring>
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -278,9 +280,12 @@ struct Ran {
   int passes = 0;
 };
 
-Ran runCsv(const std::string& csv, run::Options o, std::size_t chunk = 7) {
+Ran runCsv(const std::string& csv, run::Options o, std::size_t chunk = 7, bool sized = false,
+           std::optional<std::vector<std::uint64_t>> rows = std::nullopt,
+           run::CsvRun::Mode mode = run::CsvRun::Mode::kPrivate) {
   Ran r;
-  r.run = std::make_unique<run::CsvRun>(std::move(o));
+  r.run = std::make_unique<run::CsvRun>(std::move(o), std::move(rows), mode);
+  if (sized) r.run->expectBytes(csv.size());
   while (r.run->pass() != run::CsvRun::Pass::kDone) {
     for (std::size_t i = 0; i < csv.size(); i += chunk) r.run->feed(csv.data() + i, std::min(chunk, csv.size() - i));
     r.run->endPass();
@@ -546,6 +551,128 @@ TEST(CsvRun, TooLargeTablesFailBeforeAllocating) {
   } catch (const Error& e) {
     EXPECT_EQ(e.code(), ErrorCode::kOutOfMemory);
   }
+}
+
+
+// One pass (the scan's values) against two (the fill), on random plain numeric tables and on
+// tables that must take the fill: the same raw table, labels, codes and fill counts, to the bit.
+TEST(CsvRun, OnePassForPlainNumericTablesEqualsTheFillPass) {
+  std::mt19937_64 rng(20261127);
+  auto pick = [&](std::size_t n) { return std::size_t(rng() % n); };
+  int onePass = 0, twoPass = 0;
+  for (int trial = 0; trial < 300; ++trial) {
+    const std::size_t features = 1 + pick(7);
+    const std::size_t rows = 1 + pick(trial % 3 == 0 ? 3000 : 150);
+    const bool comma = pick(5) == 0;  // ';' and a decimal comma
+    const char delim = comma ? ';' : ',';
+    const std::size_t labelAt = pick(features + 1);
+    const bool idColumn = pick(3) == 0;
+    const int spoil = int(pick(8));  // 0: a text cell, 1: a missing cell, 2: a label 2, 3: "inf", else clean
+    const int labelForm = int(pick(4));  // 0: 0/1, 1: 0.0/1.0, 2: " 1 " spaced, 3: mixed 0 / 1.0
+    std::vector<std::string> header;
+    for (std::size_t j = 0; j < features; ++j) header.push_back("f" + std::to_string(j));
+    header.insert(header.begin() + std::ptrdiff_t(labelAt), "label");
+    if (idColumn) header.insert(header.begin(), "id");
+    std::string csv;
+    for (std::size_t j = 0; j < header.size(); ++j) csv += (j ? std::string(1, delim) : "") + header[j];
+    csv += pick(4) == 0 ? "\r\n" : "\n";
+    const std::string eol = csv.substr(csv.size() - (csv[csv.size() - 2] == '\r' ? 2 : 1));
+    for (std::size_t i = 0; i < rows; ++i) {
+      std::vector<std::string> cells;
+      for (std::size_t j = 0; j < features; ++j) {
+        std::string v;
+        switch (pick(5)) {
+          case 0: v = std::to_string(int(pick(2000)) - 1000); break;
+          case 1: {
+            char buf[64];
+            std::snprintf(buf, sizeof buf, "%.*f", int(pick(9)), (double(rng() % 2000001) - 1e6) / 997.0);
+            v = buf;
+            break;
+          }
+          case 2: {
+            char buf[64];
+            std::snprintf(buf, sizeof buf, "%.6e", (double(rng() % 2000001) - 1e6) * 1e-7);
+            v = buf;
+            break;
+          }
+          case 3: v = "\"" + std::to_string(pick(50)) + "\""; break;
+          default: v = " " + std::to_string(pick(9)) + ".5 "; break;
+        }
+        if (comma) std::replace(v.begin(), v.end(), '.', ',');
+        cells.push_back(v);
+      }
+      const int y = int(i % 2 == 0 ? 1 : pick(2));
+      std::string label = labelForm == 0 ? std::to_string(y) : labelForm == 1 ? std::to_string(y) + (comma ? ",0" : ".0")
+                        : labelForm == 2 ? " " + std::to_string(y) + " " : (y ? (comma ? "1,0" : "1.0") : "0");
+      if (i == rows / 2 && spoil == 2) label = "2";
+      cells.insert(cells.begin() + std::ptrdiff_t(labelAt), label);
+      if (i == rows / 2 && spoil == 0) cells[labelAt == 0 ? 1 : 0] = "abc";
+      if (i == rows / 2 && spoil == 1) cells[labelAt == 0 ? 1 : 0] = "NA";
+      if (i == rows / 2 && spoil == 3) cells[labelAt == 0 ? 1 : 0] = "inf";
+      if (idColumn) cells.insert(cells.begin(), "r" + std::to_string(i));
+      for (std::size_t j = 0; j < cells.size(); ++j) csv += (j ? std::string(1, delim) : "") + cells[j];
+      csv += eol;
+    }
+    run::Options o = budget(std::uint64_t(trial) + 1);
+    if (pick(3) == 0) {  // the features in another order
+      std::vector<std::string> order(header.begin() + (idColumn ? 1 : 0), header.end());
+      order.erase(std::find(order.begin(), order.end(), "label"));
+      std::shuffle(order.begin(), order.end(), rng);
+      order.resize(1 + pick(order.size()));
+      o.table.features = order;
+    }
+    if (pick(4) == 0) o.table.classes = std::vector<std::string>{"0", "1"};
+    else if (pick(4) == 0) o.table.positive = "1";
+    std::optional<std::vector<std::uint64_t>> selection;
+    if (pick(3) == 0) {
+      std::vector<std::uint64_t> chosen;
+      for (std::uint64_t i = 0; i < rows; ++i) if (pick(5) != 0) chosen.push_back(i);
+      if (!chosen.empty()) selection = chosen;
+    }
+    const auto mode = pick(4) == 0 ? run::CsvRun::Mode::kLocal : run::CsvRun::Mode::kPrivate;
+    const std::size_t chunk = std::size_t{1} << pick(14);
+    std::optional<Ran> two, one;
+    std::string twoError, oneError;
+    try { two = runCsv(csv, o, chunk, false, selection, mode); } catch (const Error& e) { twoError = std::string(e.what()) + " " + std::to_string(int(e.code())); }
+    try { one = runCsv(csv, o, chunk, true, selection, mode); } catch (const Error& e) { oneError = std::string(e.what()) + " " + std::to_string(int(e.code())); }
+    ASSERT_EQ(oneError, twoError) << "trial " << trial;
+    if (!two) continue;
+    ASSERT_EQ(two->passes, 2) << "trial " << trial;
+    (one->passes == 1 ? onePass : twoPass) += 1;
+    // The spoiled cell is in feature column f0: used unless the features option leaves it out.
+    const std::string spoiled = "f0";
+    const bool used = !o.table.features ||
+                      std::find(o.table.features->begin(), o.table.features->end(), spoiled) != o.table.features->end();
+    if ((spoil <= 1 || spoil == 3) && used) EXPECT_EQ(one->passes, 2) << "trial " << trial << ": a table with a non-number cell took one pass";
+    learn::Dataset& a = two->run->dataset();
+    learn::Dataset& b = one->run->dataset();
+    ASSERT_EQ(a.rows(), b.rows());
+    ASSERT_EQ(a.features(), b.features());
+    ASSERT_EQ(a.stride(), b.stride());
+    EXPECT_EQ(0, std::memcmp(a.raw(), b.raw(), a.rows() * a.stride() * sizeof(float))) << "trial " << trial;
+    EXPECT_EQ(a.labelled(), b.labelled());
+    if (a.labelled()) EXPECT_EQ(0, std::memcmp(a.labels(), b.labels(), a.rows())) << "trial " << trial;
+    EXPECT_EQ(two->run->classCodes(), one->run->classCodes()) << "trial " << trial;
+    EXPECT_EQ(two->run->fillResult().imputed, one->run->fillResult().imputed);
+    EXPECT_EQ(two->run->fillResult().marked, one->run->fillResult().marked);
+    EXPECT_EQ(two->run->fillResult().rows, one->run->fillResult().rows);
+    ASSERT_EQ(two->run->fillResult().dictionaries.size(), one->run->fillResult().dictionaries.size());
+    for (std::size_t k = 0; k < two->run->fillResult().dictionaries.size(); ++k) {
+      const auto& x = two->run->fillResult().dictionaries[k];
+      const auto& y = one->run->fillResult().dictionaries[k];
+      EXPECT_EQ(x.column, y.column);
+      EXPECT_EQ(x.values, y.values);
+      EXPECT_EQ(x.counts, y.counts);
+      EXPECT_EQ(x.missing, y.missing);
+      EXPECT_EQ(x.other, y.other);
+    }
+    if (mode == run::CsvRun::Mode::kPrivate) {
+      EXPECT_EQ(two->run->settings().plan.n, one->run->settings().plan.n);
+    }
+  }
+  // Both paths were exercised.
+  EXPECT_GT(onePass, 50);
+  EXPECT_GT(twoPass, 20);
 }
 
 }  // namespace

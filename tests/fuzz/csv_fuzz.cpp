@@ -5,7 +5,8 @@
 // Properties: only dpmargin::Error (never INTERNAL) escapes; the chunked read gives exactly
 // the whole read's result or error (scan, table bits, dictionaries, error code, message and
 // location); a scan's counts add up (every column classifies every row once); pass 2 writes
-// every cell of every routed row, and its dictionary counts add up to the rows it wrote.
+// every cell of every routed row, and its dictionary counts add up to the rows it wrote; the
+// numbers the scan keeps (CsvScanner::keepValues, chunked read) are pass 2's numbers.
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -94,8 +95,14 @@ Result run(const std::string& bytes, const Config& config, bool chunked) {
   std::ostringstream o;
   try {
     CsvScanner scanner(config.options);
+    // The chunked read also keeps the scan's numbers (the one-pass path of a plain numeric
+    // table): every one of them must be what pass 2 writes for that cell (checked below).
+    if (chunked) scanner.keepValues();
     feed(scanner, bytes, chunked ? config.pieces : std::vector<std::size_t>{});
     const CsvScan scan = scanner.finish();
+    const bool kept = chunked && scanner.valuesKept();
+    const std::vector<float> values = chunked ? scanner.takeValues() : std::vector<float>{};
+    if (kept && values.size() != scan.rows * scan.columns.size()) fail("kept values: not one per cell");
     o << describeScan(scan);
     const FillPlan plan = makePlan(scan, config);
     const std::size_t width = plan.width();
@@ -143,6 +150,17 @@ Result run(const std::string& bytes, const Config& config, bool chunked) {
           o << "y" << y[t][i];
         }
         o << ";";
+      }
+    }
+    if (kept && !config.route) {
+      // A cell the scan read as a number was written as that number (numeric columns).
+      for (std::uint64_t i = 0; i < scan.rows; ++i) {
+        for (std::size_t j = 0; j < scan.columns.size(); ++j) {
+          const ColumnPlan& p = plan.columns[j];
+          const float v = values[i * scan.columns.size() + j];
+          if (p.role != ColumnRole::kNumeric || std::isnan(v)) continue;
+          if (std::memcmp(&v, &x[0][i * width + p.output], 4) != 0) fail("a kept value differs from pass 2's");
+        }
       }
     }
     for (const CategoryDictionary& d : result.dictionaries) {

@@ -86,6 +86,8 @@ class WasmCsvRun {
     return out;
   }
   val pass() { return val(std::string(passName(run().pass()))); }
+  // The source's size in bytes, before the first feed: a plain numeric table in one pass.
+  void expectBytes(val bytes) { run().expectBytes(toCount(bytes, "bytes", 0)); }
   val buffer(val size) { return buffer_.view(size); }
   void feed(val size) {
     const auto c = buffer_.chunk(size);
@@ -226,6 +228,7 @@ EMSCRIPTEN_BINDINGS(dpmargin_csv) {
       .method<&WasmCsvRun::startLocal>("startLocal")
       .method<&WasmCsvRun::classCodes>("classCodes")
       .method<&WasmCsvRun::pass>("pass")
+      .method<&WasmCsvRun::expectBytes>("expectBytes")
       .method<&WasmCsvRun::buffer>("buffer")
       .method<&WasmCsvRun::feed>("feed")
       .method<&WasmCsvRun::endPass>("endPass")

@@ -139,7 +139,8 @@ export class DpMargin {
   /**
    * Train on a CSV without ever holding the table in JavaScript. The core reads it in streaming
    * passes: a scan (dialect, header, rows, the kind of every column's cells), a count of the
-   * categories to discover (only when some are), and a fill straight into wasm memory, encoded
+   * categories to discover (only when some are), and a fill straight into wasm memory (none for
+   * a plain numeric table of known size: the scan keeps its numbers; docs/CSV.md), encoded
    * as the resolved schema says — numeric columns (missing cells: a public constant plus a 0/1
    * missing column), text columns one-hot over declared or privately discovered levels (or
    * hashed), the label's classes declared, 0/1, or privately discovered. Then it trains as

@@ -7,8 +7,15 @@
 #include <unordered_map>
 
 #include "dpmargin/error.hpp"
+#include "data/csv/cells.hpp"
+#include "data/csv/text.hpp"
 
 namespace dpmargin::data {
+
+namespace {
+// Rows read before the kept scan values are sized from their bytes per row.
+constexpr std::uint64_t kRowsToSizeValues = 64;
+}  // namespace
 
 TableReader::TableReader(CsvOptions csv, std::optional<std::vector<std::uint64_t>> rows)
     : csv_(std::move(csv)), rows_(std::move(rows)), scanner_(std::make_unique<CsvScanner>(csv_)) {
@@ -30,10 +37,31 @@ void TableReader::expect(Stage stage, const char* what) const {
   if (stage_ != stage) throw Error(ErrorCode::kInternal, "", std::string("TableReader: ") + what + " out of order");
 }
 
+void TableReader::keepScanValues(std::uint64_t sourceBytes) {
+  expect(Stage::kScan, "keepScanValues()");
+  if (sourceBytes == 0 || keeping_) return;
+  if (rows_) scanner_->keepValues(rows_->data(), rows_->size());  // only the selected rows
+  else scanner_->keepValues();
+  keeping_ = true;
+  sourceBytes_ = sourceBytes;
+}
+
 void TableReader::feed(const char* data, std::size_t size) {
   switch (stage_) {
     case Stage::kScan:
       scanner_->feed(data, size);
+      if (keeping_ && !reserved_ && scanner_->rows() >= kRowsToSizeValues) {
+        // The whole file at the first rows' bytes per row (the header counted in: an
+        // overestimate of their size), 3 % and 256 rows to spare; more rows drop the values.
+        reserved_ = true;
+        const double perRow = double(scanner_->bytes()) / double(scanner_->rows());
+        double rows = std::ceil(double(sourceBytes_) / perRow * 1.03) + 256.0;
+        if (rows_) rows = std::min(rows, double(rows_->size()));
+        const std::vector<std::string>* header = scanner_->header();
+        const double width = header ? double(header->size()) : 1.0;
+        if (maxBytes_ > 0 && rows * width * 4.0 > maxBytes_) rows = 0;  // would not fit: none kept
+        scanner_->reserveValues(std::uint64_t(std::min(rows, 1e15)));
+      }
       // An endless or huge file stops early: every row takes at least one float and its label
       // or intercept (8 bytes) whatever the encoding, so past maxBytes / 8 rows it cannot fit.
       if (maxBytes_ > 0 && double(scanner_->rows()) * 8.0 > maxBytes_) {
@@ -45,6 +73,7 @@ void TableReader::feed(const char* data, std::size_t size) {
       return;
     case Stage::kCount:
     case Stage::kFill:
+      if (!filler_) throw Error(ErrorCode::kInternal, "", "TableReader: feed() after the table was filled from the scan");
       filler_->feed(data, size);
       return;
     default:
@@ -65,6 +94,7 @@ std::uint64_t TableReader::rowsRead() const {
 const CsvScan& TableReader::finishScan() {
   expect(Stage::kScan, "finishScan()");
   scan_ = std::make_unique<CsvScan>(scanner_->finish());
+  if (keeping_) values_ = scanner_->takeValues();  // empty when they were dropped
   scanner_.reset();
   selected_ = scan_->rows;
   if (rows_) {
@@ -88,6 +118,7 @@ const CsvScan& TableReader::scan() const {
 
 void TableReader::beginCount(const std::vector<std::size_t>& columns) {
   expect(Stage::kScanned, "beginCount()");
+  values_ = {};  // categories to discover: not a plain numeric table
   FillPlan plan;
   plan.columns.resize(scan_->columns.size());
   for (std::size_t k = 0; k < columns.size(); ++k) {
@@ -139,6 +170,8 @@ void TableReader::beginFill(const Schema& schema, const Encoding& encoding,
                 std::string("the table needs ") + mib + " of memory (" + std::to_string(selected_) + " rows × (" +
                     std::to_string(encoding.width) + " model columns + 1) × 4 bytes), more than the limit of " + limit);
   }
+  if (!values_.empty() && fillFromValues(schema, encoding, labelClasses, refuseOtherClasses)) return;
+  values_ = {};
   const bool labelled = !labelClasses.empty();
   dataset_ = std::make_unique<learn::Dataset>(std::size_t(selected_), encoding.width, labelled);
   labels_.assign(labelled ? std::size_t(selected_) : 0, 0);
@@ -154,8 +187,115 @@ void TableReader::beginFill(const Schema& schema, const Encoding& encoding,
   stage_ = Stage::kFill;
 }
 
+bool TableReader::fillFromValues(const Schema& schema, const Encoding& encoding,
+                                 const std::vector<std::string>& labelClasses, bool refuseOtherClasses) {
+  const CsvScan& scan = *scan_;
+  const std::size_t columns = scan.columns.size();
+  const std::size_t stride = encoding.width + 1;  // the Dataset's row: features, then one slot
+  // The kept values hold the selected rows only, in order.
+  if (values_.size() != std::size_t(selected_) * columns || stride > columns || selected_ == 0) return false;
+  // Every model column a numeric file column whose every cell is a number: what the fill would
+  // write is the number the scan parsed (the same classifier and dialect).
+  for (const EncodedBlock& b : encoding.blocks) {
+    if (b.kind != ColumnKind::kNumeric || b.width != 1 || b.indicator || b.file >= columns) return false;
+    const ColumnSummary& c = scan.columns[b.file];
+    if (c.missing != 0 || c.text != 0 || c.nonFinite != 0) return false;
+  }
+  // The label: every distinct value (all of them known) a number, mapped to its code as the
+  // fill maps the trimmed text — and no two texts with the same number mapped differently.
+  const bool labelled = !labelClasses.empty();
+  std::size_t labelFile = 0;
+  std::vector<std::pair<float, std::int32_t>> codeOf;
+  if (labelled) {
+    const ColumnSchema* label = schema.labelColumn();
+    if (label == nullptr || label->file >= columns) return false;
+    labelFile = label->file;
+    const ColumnSummary& c = scan.columns[labelFile];
+    if (c.missing != 0 || c.text != 0 || c.nonFinite != 0 || c.distinctCapped) return false;
+    const csv::CellClassifier classifier(scan.options.missingTokens, scan.dialect.decimal, scan.dialect.encoding);
+    for (const DistinctValue& d : c.distinct) {
+      const char* b = d.value.data();
+      const char* e = b + d.value.size();
+      float value;
+      csv::NumberStatus status;
+      if (classifier.classify(b, e, value, status) != CellClass::kNumber) return false;
+      csv::trim(b, e, scan.dialect.encoding);
+      const std::string text(b, e);
+      std::int32_t code = kOtherCode;
+      for (std::size_t k = 0; k < labelClasses.size(); ++k) {
+        if (labelClasses[k] == text) code = static_cast<std::int32_t>(k);
+      }
+      if (code == kOtherCode && refuseOtherClasses) return false;  // the fill's BAD_LABEL
+      for (const auto& [v, known] : codeOf) {
+        if (v == value && known != code) return false;
+      }
+      codeOf.emplace_back(value, code);
+    }
+  }
+  // The fill would check the plan and the rows first: the same checks, the same errors.
+  std::vector<float> scratch(stride, 0.0f);
+  std::int32_t scratchLabel = 0;
+  FillTarget check;
+  check.features = scratch.data();
+  check.stride = 0;
+  check.labels = labelled ? &scratchLabel : nullptr;
+  check.rows = selected_;
+  CsvFiller(*scan_, encodingFillPlan(schema, encoding, labelClasses, refuseOtherClasses),
+            std::vector<FillTarget>{check}, router_.empty() ? nullptr : router_.data());
+
+  // In place, row by row: kept row i becomes the Dataset's row i (stride ≤ columns, so it ends
+  // before kept row i + 1 starts; row i is copied out first).
+  const std::size_t n = std::size_t(selected_);
+  std::vector<float> row(columns);
+  std::vector<std::int32_t> codes(labelled ? n : 0);
+  std::vector<std::uint64_t> counts(labelClasses.size(), 0);
+  std::uint64_t other = 0;
+  float* v = values_.data();
+  for (std::size_t i = 0; i < n; ++i) {
+    std::copy(v + i * columns, v + (i + 1) * columns, row.data());
+    float* out = v + i * stride;
+    for (const EncodedBlock& b : encoding.blocks) out[b.offset] = row[b.file];
+    out[encoding.width] = 0.0f;
+    if (labelled) {
+      std::int32_t code = kOtherCode;
+      for (const auto& [value, known] : codeOf) {
+        if (value == row[labelFile]) code = known;
+      }
+      codes[i] = code;
+      if (code == kOtherCode) ++other;
+      else ++counts[std::size_t(code)];
+    }
+  }
+  dataset_ = std::make_unique<learn::Dataset>(std::move(values_), n, encoding.width, labelled);
+  values_ = {};
+  labels_ = std::move(codes);
+  filled_ = FillResult{};
+  filled_.rows = {selected_};
+  if (labelled) {
+    CategoryDictionary d;
+    d.column = labelFile;
+    d.values = labelClasses;
+    d.counts = {std::move(counts)};
+    d.missing = {0};
+    d.other = {other};
+    filled_.dictionaries.push_back(std::move(d));
+  }
+  encoding_ = &encoding;
+  filledFromScan_ = true;
+  stage_ = Stage::kFill;
+  return true;
+}
+
 FillResult TableReader::finishFill() {
   expect(Stage::kFill, "finishFill()");
+  if (filledFromScan_) {
+    FillResult result = std::move(filled_);
+    filled_ = FillResult{};
+    encodeRows(*encoding_, dataset_->rowMajor(), dataset_->rows(), dataset_->stride(), result.dictionaries);
+    encoding_ = nullptr;
+    stage_ = Stage::kFilled;
+    return result;
+  }
   FillResult result = filler_->finish();
   filler_.reset();
   encodeRows(*encoding_, dataset_->rowMajor(), dataset_->rows(), dataset_->stride(), result.dictionaries);

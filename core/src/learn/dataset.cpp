@@ -40,6 +40,25 @@ Dataset::Dataset(std::size_t n, std::size_t features, bool labelled)
   }
 }
 
+Dataset::Dataset(std::vector<float>&& rows, std::size_t n, std::size_t features, bool labelled)
+    : n_(n), features_(features), stride_(features + 1), width_(features + 1) {
+  if (n == 0) throwBadParameter("rows", "at least 1", 0.0);
+  if (features == 0) throwBadParameter("features", "at least 1", 0.0);
+  if (stride_ > kMaxTableValues / n) {
+    throw Error(ErrorCode::kOutOfMemory, "",
+                "a table of " + std::to_string(n) + " rows x " + std::to_string(stride_) +
+                    " columns exceeds the table limit");
+  }
+  if (rows.size() < n * stride_) throwBadParameter("rows", "n x (features + 1) floats", double(rows.size()));
+  x_ = std::move(rows);
+  x_.resize(n * stride_);  // a shrink: no reallocation
+  try {
+    if (labelled) labels_.assign(n, 0);
+  } catch (const std::bad_alloc&) {
+    throw Error(ErrorCode::kOutOfMemory, "", "out of memory allocating " + std::to_string(n) + " labels");
+  }
+}
+
 void Dataset::validate(bool requireBothClasses) {
   if (validated_) return;
   std::size_t positives = 0;

@@ -638,6 +638,13 @@ void CsvRun::feed(const char* data, std::size_t size) {
   reader_.feed(data, size);
 }
 
+void CsvRun::expectBytes(std::uint64_t sourceBytes) {
+  if (pass_ != Pass::kScan || reader_.bytes() > 0) {
+    throw Error(ErrorCode::kInternal, "", "CsvRun: expectBytes() after the first feed");
+  }
+  reader_.keepScanValues(sourceBytes);
+}
+
 std::uint64_t CsvRun::bytes() const { return reader_.bytes(); }
 std::uint64_t CsvRun::rows() const { return reader_.rowsRead(); }
 
@@ -812,6 +819,7 @@ void CsvRun::beginFill() {
   const double maxBytes = options_.maxBytes.value_or(double(learn::kMaxTableValues) * 4.0);
   reader_.beginFill(schema_, encoding_, classes, refuse, maxBytes);
   pass_ = Pass::kFill;
+  if (reader_.filledFromScan()) afterFill();  // a plain numeric table: the scan's values
 }
 
 void CsvRun::afterFill() {

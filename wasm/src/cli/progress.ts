@@ -26,8 +26,10 @@ function formatSeconds(t: number): string {
   return `${Math.floor(t / 3600)}h${String(Math.floor((t % 3600) / 60)).padStart(2, "0")}m`;
 }
 
+// A plain numeric table of known size is read once (the scan keeps its numbers); other tables
+// are read again to fill the table (docs/CSV.md).
 const PASS_NAMES: Record<CsvProgress["pass"], string> = {
-  scan: "checking", count: "counting categories", fill: "loading",
+  scan: "reading", count: "counting categories", fill: "reading again",
 };
 
 /** The progress display of one command. `enabled` false: every method does nothing. */

@@ -8,8 +8,9 @@ import { sourceSize, type CsvSource } from "./source.js";
 
 /** Reading progress, per pass. */
 export interface CsvProgress {
-  /** "scan" reads the shape and cell kinds, "count" counts the categories to discover,
-   *  "fill" writes the table into memory. */
+  /** "scan" reads the shape and cell kinds (and, for a plain numeric table of known size, the
+   *  table itself: no other pass follows), "count" counts the categories to discover, "fill"
+   *  reads the file again to write the table into memory. */
   pass: "scan" | "count" | "fill";
   /** Bytes read so far in this pass. */
   bytes: number;

@@ -1,13 +1,15 @@
 // Where CSV bytes come from. Every source can be opened more than once: the core's reader makes
-// two or three passes (scan, count, fill), so nothing the size of the file is ever held in
-// JavaScript (bytes.ts streams them; the core decodes).
+// up to three passes (scan, count, fill; a plain numeric table of known size only the scan), so
+// nothing the size of the file is ever held in JavaScript (bytes.ts streams them; the core
+// decodes).
 import { DpMarginError } from "../errors.js";
 
 /** A re-readable stream of bytes or already-decoded text. */
 export interface CsvByteSource {
   /** Open a fresh stream from the start of the data; called once per pass. */
   open(): AsyncIterable<Uint8Array | string> | ReadableStream<Uint8Array>;
-  /** Total size in bytes, when known (progress reports only). */
+  /** Total size in bytes, when known (progress reports; and it lets the core read a plain
+   *  numeric table in one pass). */
   size?: number;
   /** A name for messages, e.g. the file path. */
   name?: string;

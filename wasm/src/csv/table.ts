@@ -5,7 +5,7 @@
 import type { CoreCsvRun, CoreDataset, CoreModule, CoreOptions } from "../wasm/dpmargin_core.mjs";
 import { dispose, unwrap } from "../module/status.js";
 import { cancelled } from "../train/chunked.js";
-import type { CsvSource } from "./source.js";
+import { sourceSize, type CsvSource } from "./source.js";
 import { runPasses } from "./passes.js";
 import { splitCsvOptions, type SchemaFile } from "./options.js";
 import { columnSummaries, type ColumnSummary } from "./summary.js";
@@ -57,6 +57,13 @@ export function tableInfo(schema: SchemaFile, featureNames: string[], rows: numb
     labelOutside: fill.labelOutside ?? 0 };
 }
 
+// The source's size (text: its length, a guess of its UTF-8 bytes), so that the core can keep a
+// plain numeric table's values while scanning and skip the fill pass.
+function expectSize(run: CoreCsvRun, source: CsvSource): void {
+  const size = sourceSize(source);
+  if (size !== null && size > 0) unwrap(run.expectBytes(size));
+}
+
 export interface TrainingTable {
   run: CoreCsvRun;
   dataset: CoreDataset;
@@ -76,6 +83,7 @@ export async function readTrainingTable(core: CoreModule, source: CsvSource, csv
   let dataset: CoreDataset | null = null;
   try {
     unwrap(run.start(split.core, options, split.rows));
+    expectSize(run, source);
     await runPasses(run, source, split.signal, split.onProgress);
     dataset = new core.Dataset();
     unwrap(run.takeDataset(dataset));
@@ -102,6 +110,7 @@ export async function readLocalTable(core: CoreModule, source: CsvSource, csv: u
   let dataset: CoreDataset | null = null;
   try {
     unwrap(run.startLocal(split.core, split.rows));
+    expectSize(run, source);
     await runPasses(run, source, split.signal, split.onProgress);
     dataset = new core.Dataset();
     unwrap(run.takeDataset(dataset));

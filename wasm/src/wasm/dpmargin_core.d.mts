@@ -168,6 +168,9 @@ export interface CoreCsvRun extends CorePassReader {
   /** Exact categories and classes, no budget: NOT private (the margin profile, readCsv). */
   startLocal(csv: CoreOptions, rows: ArrayLike<number> | null): Status<boolean>;
   classCodes(): Status<Int32Array>;
+  /** The source's size in bytes, before the first feed: a plain numeric table is then read in
+   *  one pass (data::TableReader::keepScanValues); the same table either way. */
+  expectBytes(bytes: number): Status<boolean>;
   schema(): Status<Record<string, unknown>>;
   encoding(): Status<Record<string, unknown>>;
   featureNames(): Status<string[]>;

@@ -135,6 +135,19 @@ class CsvScanner {
   // else nullptr.
   const std::vector<std::string>* header() const;
 
+  // Keeping every cell's number while scanning (row-major, header columns per row; a cell that
+  // is not a number keeps NaN), so that a plain numeric table needs no second pass
+  // (TableReader) — of every data row, or only of `rows` (0-based, strictly increasing;
+  // `count` of them; the caller keeps the array alive and checks it). Call before the first
+  // feed. Until reserveValues(rows kept) the values may take at most kUnreservedValues floats;
+  // past the reservation (or that) they are dropped — the scan itself is unaffected.
+  // valuesKept(): whether every kept row's values are there.
+  static constexpr std::size_t kUnreservedValues = std::size_t{1} << 20;
+  void keepValues(const std::uint64_t* rows = nullptr, std::size_t count = 0);
+  void reserveValues(std::uint64_t rows);
+  bool valuesKept() const;
+  std::vector<float> takeValues();
+
  private:
   struct Impl;
   std::unique_ptr<Impl> impl_;

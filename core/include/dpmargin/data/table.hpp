@@ -35,6 +35,16 @@ class TableReader {
   TableReader& operator=(TableReader&&) noexcept;
 
   Stage stage() const noexcept { return stage_; }
+  // One pass for a plain numeric table: the scan keeps every cell's number, and when the
+  // resolved table turns out to need nothing else (numeric columns without missing, text or
+  // non-finite cells, one model column each; a label whose values all parse as numbers and
+  // map to the closed class list), beginFill() builds the Dataset from them — the same floats,
+  // rows and label codes as the fill pass — and no fill pass is read (filledFromScan()).
+  // `sourceBytes` (the file's size) sizes the kept values from the first rows' bytes per row;
+  // when the guess is exceeded, or the table is of another kind, the values are dropped and the
+  // fill pass reads the file again as before. Call before the first feed.
+  void keepScanValues(std::uint64_t sourceBytes);
+  bool filledFromScan() const noexcept { return filledFromScan_; }
   // The size limit of the table (bytes, 0: none): the scan stops with OUT_OF_MEMORY as soon as
   // the rows read cannot fit in it whatever the encoding.
   void setMaxBytes(double maxBytes) noexcept { maxBytes_ = maxBytes; }
@@ -68,6 +78,8 @@ class TableReader {
  private:
   void expect(Stage stage, const char* what) const;
   std::vector<std::uint8_t> router() const;
+  bool fillFromValues(const Schema& schema, const Encoding& encoding,
+                      const std::vector<std::string>& labelClasses, bool refuseOtherClasses);
 
   CsvOptions csv_;
   double maxBytes_ = 0;
@@ -83,6 +95,11 @@ class TableReader {
   std::unique_ptr<learn::Dataset> dataset_;
   const Encoding* encoding_ = nullptr;
   std::vector<std::int32_t> labels_;
+  // keepScanValues(): the source's size, whether the kept values were sized yet, the values.
+  std::uint64_t sourceBytes_ = 0;
+  bool keeping_ = false, reserved_ = false, filledFromScan_ = false;
+  std::vector<float> values_;
+  FillResult filled_;
 };
 
 // The schema a model's encoding reads a new table with (prediction, evaluation): each block's

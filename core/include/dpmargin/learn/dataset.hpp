@@ -44,6 +44,10 @@ class Dataset {
   // a model file). Throws OUT_OF_MEMORY (with the size) before allocating more than the
   // platform can hold, and BAD_PARAMETER for n = 0 or features = 0.
   Dataset(std::size_t n, std::size_t features, bool labelled = true);
+  // The same table over storage the caller filled: `rows` holds at least n × (features + 1)
+  // floats in that layout (raw features, then one slot the preprocessing uses); it is adopted,
+  // not copied, and cut to that size.
+  Dataset(std::vector<float>&& rows, std::size_t n, std::size_t features, bool labelled = true);
 
   std::size_t rows() const noexcept { return n_; }
   std::size_t features() const noexcept { return features_; }

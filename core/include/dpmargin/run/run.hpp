@@ -185,6 +185,9 @@ class CsvRun {
   ~CsvRun();
 
   Pass pass() const noexcept { return pass_; }
+  // The source's size in bytes, when known, before the first feed: a plain numeric table is
+  // then read in one pass (data::TableReader::keepScanValues; the same table either way).
+  void expectBytes(std::uint64_t sourceBytes);
   void feed(const char* data, std::size_t size);
   void endPass();
   std::uint64_t bytes() const;  // of the current pass

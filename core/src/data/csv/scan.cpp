@@ -1,5 +1,7 @@
 // Pass 1: the dialect, the header, the row count and a bounded summary of every column.
 #include <algorithm>
+#include <limits>
+#include <new>
 #include <unordered_map>
 #include <utility>
 
@@ -91,12 +93,13 @@ class ScanSink {
 
   bool fastNumber(std::uint32_t field) const { return fast_ && field < width_; }
 
-  void number(std::uint32_t field, float, const char* b, const char* e) {
+  void number(std::uint32_t field, float value, const char* b, const char* e) {
     if (inHeader_) {
       headerRaw_.emplace_back(b, e);
       return;
     }
     if (field >= width_) return;
+    if (keepValues_) store(field, value);
     ColumnState& c = columns_[field];
     ++c.summary.numbers;
     track(c, b, e);
@@ -113,7 +116,9 @@ class ScanSink {
     ColumnState& c = columns_[field];
     float value;
     NumberStatus status;
-    switch (classifier_.classify(b, e, value, status)) {
+    const CellClass cls = classifier_.classify(b, e, value, status);
+    if (keepValues_) store(field, cls == CellClass::kNumber ? value : std::numeric_limits<float>::quiet_NaN());
+    switch (cls) {
       case CellClass::kNumber:
         ++c.summary.numbers;
         break;
@@ -137,7 +142,40 @@ class ScanSink {
     }
     if (fields != width_) throwRagged(*rowLine_, fields, width_);
     if (rows_ < options_.previewRows) previewLines_.push_back(*rowLine_);
+    if (keepValues_ && storing_) {
+      ++stored_;
+      if (only_ != nullptr) ++nextOnly_;
+    }
     ++rows_;
+  }
+
+  void keepValues(const std::uint64_t* only, std::size_t count) {
+    keepValues_ = true;
+    only_ = only;
+    onlyCount_ = count;
+  }
+  void reserveValues(std::uint64_t rows) {
+    if (!keepValues_ || reservedRows_ > 0) return;
+    if (width_ == 0 || rows < stored_ + 1 || rows > std::numeric_limits<std::size_t>::max() / 2 / width_) {
+      return dropValues();
+    }
+    reservedRows_ = static_cast<std::size_t>(rows);
+    try {
+      values_.reserve(reservedRows_ * width_);
+    } catch (const std::bad_alloc&) {
+      dropValues();
+    }
+  }
+  bool valuesKept() const { return keepValues_; }
+  // The values of every row (empty unless kept), leaving none behind.
+  std::vector<float> takeValues() {
+    std::vector<float> out;
+    if (keepValues_) {
+      values_.resize(stored_ * width_);  // every stored row has its width_ cells: a shrink
+      out = std::move(values_);
+    }
+    dropValues();
+    return out;
   }
 
   bool hasHeader() const { return !inHeader_; }
@@ -176,6 +214,33 @@ class ScanSink {
     width_ = names_.size();
     columns_.resize(width_);
     inHeader_ = false;
+  }
+
+  // Row rows_'s cell `field` into the kept values (NaN-filled when a row starts), in blocks of
+  // 4096 rows within the reservation; before it, at most kUnreservedValues floats.
+  void store(std::uint32_t field, float value) {
+    if (field == 0) {  // a row starts: is it one to keep?
+      storing_ = only_ == nullptr || (nextOnly_ < onlyCount_ && only_[nextOnly_] == rows_);
+    }
+    if (!storing_) return;
+    const std::size_t at = stored_ * width_ + field;
+    if (at >= values_.size()) {
+      const std::size_t needed = (stored_ + 1) * width_;
+      std::size_t size;
+      if (reservedRows_ > 0) {
+        if (stored_ + 1 > reservedRows_) return dropValues();
+        size = std::min(reservedRows_, stored_ + 4096) * width_;
+      } else {
+        if (needed > CsvScanner::kUnreservedValues) return dropValues();
+        size = std::min(CsvScanner::kUnreservedValues, std::max(needed, 2 * values_.size()));
+      }
+      values_.resize(size, std::numeric_limits<float>::quiet_NaN());
+    }
+    values_[at] = value;
+  }
+  void dropValues() {
+    keepValues_ = false;
+    values_ = {};
   }
 
   // The first rows' cells as text (UTF-8, cut to kSampleValueBytes), for a preview.
@@ -229,6 +294,13 @@ class ScanSink {
   std::size_t distinctBytes_ = 0;
   std::vector<std::vector<std::string>> preview_;
   std::vector<std::int64_t> previewLines_;
+  // keepValues(): every cell's number (NaN: not a number), row-major, width_ per row.
+  bool keepValues_ = false;  // asked for, and not dropped
+  const std::uint64_t* only_ = nullptr;  // the rows to keep (increasing), or all
+  std::size_t onlyCount_ = 0, nextOnly_ = 0, stored_ = 0;
+  bool storing_ = true;  // the current row is kept
+  std::size_t reservedRows_ = 0;
+  std::vector<float> values_;
 };
 
 }  // namespace
@@ -277,6 +349,16 @@ CsvScan CsvScanner::finish() {
   scan.previewLines = m.sink.takePreviewLines();
   return scan;
 }
+
+void CsvScanner::keepValues(const std::uint64_t* rows, std::size_t count) {
+  if (!impl_ || impl_->closed || impl_->stream.bytes() > 0) csv::throwMisuse("CsvScanner::keepValues after the first feed");
+  impl_->sink.keepValues(rows, count);
+}
+void CsvScanner::reserveValues(std::uint64_t rows) {
+  if (impl_) impl_->sink.reserveValues(rows);
+}
+bool CsvScanner::valuesKept() const { return impl_ && impl_->sink.valuesKept(); }
+std::vector<float> CsvScanner::takeValues() { return impl_ ? impl_->sink.takeValues() : std::vector<float>{}; }
 
 std::uint64_t CsvScanner::bytes() const { return impl_ ? impl_->stream.bytes() : 0; }
 std::uint64_t CsvScanner::rows() const { return impl_ ? impl_->sink.rows() : 0; }
