@@ -501,7 +501,7 @@ for (const table of tables.filter((t) => t.kind === "real")) {
       targetMet: overFit <= 0.5 });
   }
 }
-// CSV parsing: MB/s = 10^6 bytes ÷ median wall seconds of both passes.
+// CSV parsing: MB/s = 10^6 bytes ÷ median wall seconds of all the passes (one for a plain numeric table).
 const csvSummary = [];
 for (const env of ["node", "chromium"]) {
   for (const reader of ["stream", "readCsv"]) {
@@ -590,10 +590,10 @@ function markdown({ meta, summary, ratios, iterations, progress, ceilings, e2e, 
     L.push(`CSV files → trained model + test accuracy, ${meta.reps} repetitions per cell (medians; accuracy the mean), the environments interleaved within each repetition. ` +
       "**dpmargin** with the package defaults (only ε, δ and the label column given; unseeded, as a user runs it): " +
       "*CLI* = the whole `node dist/cli.js train TRAIN.csv --label label --test TEST.csv --epsilon 1 --delta 1e-5 --out MODEL --json --quiet` process " +
-      "(Node start, wasm instantiation, both CSV passes, training, the train- and test-accuracy passes, the model file), wall and CPU from `/usr/bin/time`; " +
+      "(Node start, wasm instantiation, the CSV pass(es), training, the train- and test-accuracy passes, the model file), wall and CPU from `/usr/bin/time`; " +
       "*Chromium* = the bench page in headless Chromium, the two CSVs put into its file inputs (`setInputFiles`, Files backed by the disk, as a user picks them), " +
       "timed on the page from handing the Files to a fresh module worker to the test accuracy (worker start, wasm instantiation, `trainCsv`, `predictCsv` on the test File); " +
-      "CPU = all the browser's processes over that span. *in-library s*: dpmargin — the `trainCsv` call, CSV File → model (both CSV passes + training; CLI: its `local.elapsedMs`); Opacus — its fit (below). " +
+      "CPU = all the browser's processes over that span. *in-library s*: dpmargin — the `trainCsv` call, CSV File → model (the CSV pass(es) + training; CLI: its `local.elapsedMs`); Opacus — its fit (below). " +
       `**Opacus** = \`${e2e.runs.find((r) => r.env === "opacus")?.script ?? "dp_peer.py"}\` (DP-SGD, hinge loss, its defaults: ` +
       `${e2e.summary.find((x) => x.env === "opacus" && x.status === "ok")?.epochs ?? "–"} epochs, lr 3, clip 1, expected batch min(512, n/4)) run as bench/accuracy runs it: ` +
       "at ε/2 and δ/(1 + e^{ε/2}) add/remove, which implies (ε, δ) replace-one as dpmargin's; column min/max from the training split (favours the peer); seeds 0, 1, 2; " +
@@ -621,7 +621,7 @@ function markdown({ meta, summary, ratios, iterations, progress, ceilings, e2e, 
     L.push("## CSV parsing throughput", "");
     L.push(`A ${c ? `${(c.bytes / 1e6).toFixed(1)} MB numeric CSV (${c.rows} rows × ${c.columns} columns: 50 features with 6 decimals + a 0/1 label, generated deterministically by ${c.generator} into a temporary directory, deleted afterwards)` : "numeric CSV"} ` +
       `read through the package, ${meta.reps} repetitions, each in a fresh process / browser. *stream* = the streaming reader into wasm memory that \`trainCsv\` and the CLI run first ` +
-      "(both passes; `readLocalTable` of dist/csv/table.js); *readCsv* = the public `dp.readCsv` (the same reader, then the table copied into JavaScript typed arrays). " +
+      "(every pass it needs — the scan alone for a plain numeric table of known size, docs/CSV.md; `readLocalTable` of dist/csv/table.js); *readCsv* = the public `dp.readCsv` (the same reader, then the table copied into JavaScript typed arrays). " +
       "Node: `csvFile(path)`; Chromium: a File from the page's file input (`setInputFiles`), read in a module worker. MB = 10⁶ bytes; MB/s from the median wall time, " +
       "MB per CPU second from the median CPU time (Node: the process; Chromium: all its processes). Peak memory: Node — the process's `maxRSS` (Node itself included); Chromium — the renderer's VmHWM. Target: ≥ 100 MB/s.", "");
     L.push("| env | reader | MB/s (median) | MB/s per repetition | MB per CPU s | wall s | scan pass MB/s | fill pass MB/s | peak MB | wasm MB | ≥ 100 MB/s |", "|---|---|---|---|---|---|---|---|---|---|---|");
@@ -634,7 +634,7 @@ function markdown({ meta, summary, ratios, iterations, progress, ceilings, e2e, 
   }
   if (csvParse?.passes?.length) {
     L.push("The CSV passes inside `trainCsv` on the real tables (the Node and Chromium training runs above, medians over the seeds): each pass timed from the end of the previous one to its last progress event " +
-      "(Chromium: after the fetch of the Blob). *scan* reads the shape and the cell kinds, *count* counts categories to discover (when there are), *fill* writes the table into wasm memory.", "");
+      "(Chromium: after the fetch of the Blob). *scan* reads the shape and the cell kinds (and keeps a plain numeric table's numbers: then no other pass follows, – below), *count* counts categories to discover (when there are), *fill* reads the file again to write the table into wasm memory.", "");
     L.push("| table | env | file MB | scan s | count s | fill s | scan MB/s | fill MB/s | load s (all passes) | train s |", "|---|---|---|---|---|---|---|---|---|---|");
     for (const x of csvParse.passes) {
       const rate = (sec) => (x.bytes && Number.isFinite(sec) ? f(x.bytes / 1e6 / sec, 0) : "–");
