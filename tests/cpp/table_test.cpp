@@ -675,5 +675,56 @@ TEST(CsvRun, OnePassForPlainNumericTablesEqualsTheFillPass) {
   EXPECT_GT(twoPass, 20);
 }
 
+// The same for a prediction read (run::CsvRead with a trained run's encoding): one pass or two,
+// the same table, labels and codes.
+TEST(CsvRead, OnePassForPlainNumericFilesEqualsTheFillPass) {
+  std::mt19937_64 rng(11);
+  int onePass = 0;
+  for (int trial = 0; trial < 60; ++trial) {
+    std::string csv = "a,b,label,c\n";
+    const std::size_t rows = 1 + rng() % 400;
+    const bool spoiled = rng() % 4 == 0;
+    for (std::size_t i = 0; i < rows; ++i) {
+      csv += std::to_string(int(rng() % 100) - 50) + "." + std::to_string(rng() % 1000) + "," +
+             (spoiled && i == rows / 2 ? std::string("NA") : std::to_string(rng() % 7)) + "," +
+             std::to_string(i % 2 ? 1 : int(rng() % 2)) + "," + std::to_string(rng() % 3) + "\n";
+    }
+    const Ran trained = runCsv("a,b,label,c\n1,2,0,3\n4,5,1,6\n7,8,1,9\n", budget(3), 4096);
+    const data::Encoding encoding = trained.run->encoding();
+    const std::vector<std::string> classes = trained.run->schema().classes;
+    std::optional<std::vector<std::uint64_t>> selection;
+    if (rng() % 3 == 0) {
+      std::vector<std::uint64_t> chosen;
+      for (std::uint64_t i = 0; i < rows; ++i) if (rng() % 4 != 0) chosen.push_back(i);
+      if (!chosen.empty()) selection = chosen;
+    }
+    auto read = [&](bool sized) {
+      auto r = std::make_unique<run::CsvRead>(budget(), encoding, classes, selection);
+      if (sized) r->expectBytes(csv.size());
+      int passes = 0;
+      while (r->pass() != run::CsvRead::Pass::kDone) {
+        for (std::size_t i = 0; i < csv.size(); i += 1000) r->feed(csv.data() + i, std::min<std::size_t>(1000, csv.size() - i));
+        r->endPass();
+        ++passes;
+      }
+      return std::make_pair(std::move(r), passes);
+    };
+    auto [two, twoPasses] = read(false);
+    auto [one, onePasses] = read(true);
+    ASSERT_EQ(twoPasses, 2);
+    if (spoiled) EXPECT_EQ(onePasses, 2);
+    onePass += onePasses == 1 ? 1 : 0;
+    EXPECT_EQ(two->labelCodes(), one->labelCodes());
+    EXPECT_EQ(two->fillResult().marked, one->fillResult().marked);
+    auto a = two->takeDataset();
+    auto b = one->takeDataset();
+    ASSERT_EQ(a->rows(), b->rows());
+    ASSERT_EQ(a->stride(), b->stride());
+    EXPECT_EQ(0, std::memcmp(a->raw(), b->raw(), a->rows() * a->stride() * sizeof(float))) << "trial " << trial;
+    if (a->labelled()) EXPECT_EQ(0, std::memcmp(a->labels(), b->labels(), a->rows()));
+  }
+  EXPECT_GT(onePass, 20);
+}
+
 }  // namespace
 }  // namespace dpmargin

@@ -150,6 +150,8 @@ class WasmCsvRead {
     }
     return val(std::string("done"));
   }
+  // The source's size in bytes, before the first feed: a plain numeric table in one pass.
+  void expectBytes(val bytes) { read().expectBytes(toCount(bytes, "bytes", 0)); }
   val buffer(val size) { return buffer_.view(size); }
   void feed(val size) {
     const auto c = buffer_.chunk(size);
@@ -243,6 +245,7 @@ EMSCRIPTEN_BINDINGS(dpmargin_csv) {
   GuardedClass<WasmCsvRead>("CsvRead")
       .method<&WasmCsvRead::start>("start")
       .method<&WasmCsvRead::pass>("pass")
+      .method<&WasmCsvRead::expectBytes>("expectBytes")
       .method<&WasmCsvRead::buffer>("buffer")
       .method<&WasmCsvRead::feed>("feed")
       .method<&WasmCsvRead::endPass>("endPass")

@@ -919,6 +919,13 @@ CsvRead::CsvRead(const Options& options, data::Encoding encoding, std::vector<st
   reader_.setMaxBytes(options_.maxBytes.value_or(double(learn::kMaxTableValues) * 4.0));
 }
 
+void CsvRead::expectBytes(std::uint64_t sourceBytes) {
+  if (pass_ != Pass::kScan || reader_.bytes() > 0) {
+    throw Error(ErrorCode::kInternal, "", "CsvRead: expectBytes() after the first feed");
+  }
+  reader_.keepScanValues(sourceBytes);
+}
+
 void CsvRead::feed(const char* data, std::size_t size) {
   if (pass_ == Pass::kDone) throw Error(ErrorCode::kInternal, "", "CsvRead: feed() after the last pass");
   reader_.feed(data, size);
@@ -937,6 +944,7 @@ void CsvRead::endPass() {
     const double maxBytes = options_.maxBytes.value_or(double(learn::kMaxTableValues) * 4.0);
     reader_.beginFill(schema_, encoding_, labelled_ ? classes_ : std::vector<std::string>{}, false, maxBytes);
     pass_ = Pass::kFill;
+    if (reader_.filledFromScan()) endPass();  // a plain numeric table: the scan's values
     return;
   }
   if (pass_ == Pass::kFill) {

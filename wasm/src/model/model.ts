@@ -3,7 +3,7 @@ import { DpMarginError, badParameter } from "../errors.js";
 import { dispose, unwrap } from "../module/status.js";
 import { PREPROCESSING_OPTIONS, pick, requireObject } from "../options.js";
 import { toCoreDataset } from "../train/data.js";
-import type { CsvSource } from "../csv/source.js";
+import { sourceSize, type CsvSource } from "../csv/source.js";
 import type { CsvReadOptions, SchemaFile } from "../csv/options.js";
 import { splitCsvOptions } from "../csv/options.js";
 import { runPasses } from "../csv/passes.js";
@@ -417,6 +417,9 @@ export class Model<F extends AnyModelFile = ModelFile> {
     let dataset: CoreDataset | null = null;
     try {
       unwrap(read.start(core, encoding, classes, split.rows));
+      // Its size lets the core read a plain numeric file once (docs/CSV.md).
+      const size = sourceSize(source);
+      if (size !== null && size > 0) unwrap(read.expectBytes(size));
       await runPasses(read, source, split.signal, split.onProgress);
       dataset = new this.#core.Dataset();
       unwrap(read.takeDataset(dataset));

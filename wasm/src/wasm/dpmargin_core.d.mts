@@ -184,6 +184,8 @@ export interface CoreCsvRead extends CorePassReader {
   start(csv: CoreOptions, encoding: Record<string, unknown>, classes: string[] | null,
     rows: ArrayLike<number> | null): Status<boolean>;
   labelled(): Status<boolean>;
+  /** As CoreCsvRun.expectBytes. */
+  expectBytes(bytes: number): Status<boolean>;
   labelCodes(): Status<Int32Array>;
   fill(): Status<CoreFill>;
   rowCount(): Status<number>;

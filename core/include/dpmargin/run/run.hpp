@@ -244,6 +244,8 @@ class CsvRead {
   CsvRead(const Options& options, data::Encoding encoding, std::vector<std::string> classes,
           std::optional<std::vector<std::uint64_t>> rows = std::nullopt);
   Pass pass() const noexcept { return pass_; }
+  // As CsvRun::expectBytes: a plain numeric file of known size is read in one pass.
+  void expectBytes(std::uint64_t sourceBytes);
   void feed(const char* data, std::size_t size);
   void endPass();
   std::uint64_t bytes() const;
