@@ -18,17 +18,25 @@ void validatePreprocessing(const Preprocessing& p) {
   }
 }
 
-Dataset::Dataset(std::size_t n, std::size_t features, bool labelled)
-    : n_(n), features_(features), stride_(features + 1), width_(features + 1) {
+namespace {
+// n × (features + 1) floats: n and features at least 1, within the table limit.
+std::size_t checkedStride(std::size_t n, std::size_t features) {
   if (n == 0) throwBadParameter("rows", "at least 1", 0.0);
   if (features == 0) throwBadParameter("features", "at least 1", 0.0);
-  if (stride_ > kMaxTableValues / n) {
+  const std::size_t stride = features + 1;
+  if (stride > kMaxTableValues / n) {
     throw Error(ErrorCode::kOutOfMemory, "",
-                "a table of " + std::to_string(n) + " rows x " + std::to_string(stride_) +
-                    " columns needs " + std::to_string(double(n) * double(stride_) * 4 / 1e6) +
+                "a table of " + std::to_string(n) + " rows x " + std::to_string(stride) +
+                    " columns needs " + std::to_string(double(n) * double(stride) * 4 / 1e6) +
                     " MB of float32 values; the limit is " +
                     std::to_string(double(kMaxTableValues) * 4 / 1e6) + " MB");
   }
+  return stride;
+}
+}  // namespace
+
+Dataset::Dataset(std::size_t n, std::size_t features, bool labelled)
+    : n_(n), features_(features), stride_(checkedStride(n, features)), width_(features + 1) {
   try {
     x_.assign(n * stride_, 0.0f);
     if (labelled) labels_.assign(n, 0);
@@ -41,14 +49,7 @@ Dataset::Dataset(std::size_t n, std::size_t features, bool labelled)
 }
 
 Dataset::Dataset(std::vector<float>&& rows, std::size_t n, std::size_t features, bool labelled)
-    : n_(n), features_(features), stride_(features + 1), width_(features + 1) {
-  if (n == 0) throwBadParameter("rows", "at least 1", 0.0);
-  if (features == 0) throwBadParameter("features", "at least 1", 0.0);
-  if (stride_ > kMaxTableValues / n) {
-    throw Error(ErrorCode::kOutOfMemory, "",
-                "a table of " + std::to_string(n) + " rows x " + std::to_string(stride_) +
-                    " columns exceeds the table limit");
-  }
+    : n_(n), features_(features), stride_(checkedStride(n, features)), width_(features + 1) {
   if (rows.size() < n * stride_) throwBadParameter("rows", "n x (features + 1) floats", double(rows.size()));
   x_ = std::move(rows);
   x_.resize(n * stride_);  // a shrink: no reallocation
