@@ -9,7 +9,8 @@ export interface CsvByteSource {
   /** Open a fresh stream from the start of the data; called once per pass. */
   open(): AsyncIterable<Uint8Array | string> | ReadableStream<Uint8Array>;
   /** Total size in bytes, when known (progress reports; and it lets the core read a plain
-   *  numeric table in one pass). */
+   *  numeric table in one pass). Give the true size or none: the core reserves memory for a
+   *  table of that many bytes (up to `maxBytes`), and a wrong size costs memory or a pass. */
   size?: number;
   /** A name for messages, e.g. the file path. */
   name?: string;
