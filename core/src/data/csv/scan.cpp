@@ -216,8 +216,10 @@ class ScanSink {
     inHeader_ = false;
   }
 
-  // Row rows_'s cell `field` into the kept values (NaN-filled when a row starts), in blocks of
-  // 4096 rows within the reservation; before it, at most kUnreservedValues floats.
+  // The current row's cell `field` into the kept values, when the row is kept (the next
+  // stored row; every stored row writes all width_ cells, or the scan fails on it). Room grows
+  // in blocks of 4096 rows within the reservation (no reallocation); before it, by doubling up
+  // to kUnreservedValues floats. Past either, the values are dropped.
   void store(std::uint32_t field, float value) {
     if (field == 0) {  // a row starts: is it one to keep?
       storing_ = only_ == nullptr || (nextOnly_ < onlyCount_ && only_[nextOnly_] == rows_);
