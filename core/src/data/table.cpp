@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <cstdio>
 #include <unordered_map>
 
@@ -15,6 +16,8 @@ namespace dpmargin::data {
 namespace {
 // Rows read before the kept scan values are sized from their bytes per row.
 constexpr std::uint64_t kRowsToSizeValues = 64;
+// A kept text cell is a NaN whose low 22 bits are 1 + its distinct index (scan.cpp textValue).
+constexpr std::uint32_t kMaxTextPayload = std::uint32_t{1} << 22;
 }  // namespace
 
 TableReader::TableReader(CsvOptions csv, std::optional<std::vector<std::uint64_t>> rows)
@@ -118,7 +121,8 @@ const CsvScan& TableReader::scan() const {
 
 void TableReader::beginCount(const std::vector<std::size_t>& columns) {
   expect(Stage::kScanned, "beginCount()");
-  values_ = {};  // categories to discover: not a plain numeric table
+  // The kept values stay: a plain numeric table whose label's classes are discovered still
+  // needs no fill pass after the count (beginFill decides; other tables drop them there).
   FillPlan plan;
   plan.columns.resize(scan_->columns.size());
   for (std::size_t k = 0; k < columns.size(); ++k) {
@@ -201,33 +205,46 @@ bool TableReader::fillFromValues(const Schema& schema, const Encoding& encoding,
     const ColumnSummary& c = scan.columns[b.file];
     if (c.missing != 0 || c.text != 0 || c.nonFinite != 0) return false;
   }
-  // The label: every distinct value (all of them known) a number, mapped to its code as the
-  // fill maps the trimmed text — and no two texts with the same number mapped differently.
+  // The label: every distinct value known (the column never capped), each mapped to its code as
+  // the fill maps its trimmed text. A number's cells were kept as the number (no two texts of
+  // the same number may map differently); a text's as a NaN carrying its distinct index.
   const bool labelled = !labelClasses.empty();
   std::size_t labelFile = 0;
-  std::vector<std::pair<float, std::int32_t>> codeOf;
+  std::vector<std::pair<float, std::int32_t>> codeOf;  // numbers
+  std::vector<std::int32_t> textCode;                  // by distinct index
   if (labelled) {
     const ColumnSchema* label = schema.labelColumn();
     if (label == nullptr || label->file >= columns) return false;
     labelFile = label->file;
     const ColumnSummary& c = scan.columns[labelFile];
-    if (c.missing != 0 || c.text != 0 || c.nonFinite != 0 || c.distinctCapped) return false;
-    const csv::CellClassifier classifier(scan.options.missingTokens, scan.dialect.decimal, scan.dialect.encoding);
-    for (const DistinctValue& d : c.distinct) {
-      const char* b = d.value.data();
-      const char* e = b + d.value.size();
+    if (c.missing != 0 || c.nonFinite != 0 || c.distinctCapped || c.distinct.size() >= kMaxTextPayload) return false;
+    const CsvEncoding encoding = scan.dialect.encoding;
+    const csv::CellClassifier classifier(scan.options.missingTokens, scan.dialect.decimal, encoding);
+    textCode.assign(c.distinct.size(), kOtherCode);
+    for (std::size_t k = 0; k < c.distinct.size(); ++k) {
+      const std::string& v = c.distinct[k].value;  // UTF-8; the fill compares UTF-8 too
+      if (encoding == CsvEncoding::kLatin1) {
+        for (const char ch : v) if (static_cast<unsigned char>(ch) >= 0x80) return false;
+      }
+      const char* b = v.data();
+      const char* e = b + v.size();
       float value;
       csv::NumberStatus status;
-      if (classifier.classify(b, e, value, status) != CellClass::kNumber) return false;
-      csv::trim(b, e, scan.dialect.encoding);
+      const CellClass cls = classifier.classify(b, e, value, status);
+      if (cls != CellClass::kNumber && cls != CellClass::kText) return false;
+      csv::trim(b, e, encoding);
       const std::string text(b, e);
       std::int32_t code = kOtherCode;
-      for (std::size_t k = 0; k < labelClasses.size(); ++k) {
-        if (labelClasses[k] == text) code = static_cast<std::int32_t>(k);
+      for (std::size_t j = 0; j < labelClasses.size(); ++j) {
+        if (labelClasses[j] == text) code = static_cast<std::int32_t>(j);
       }
       if (code == kOtherCode && refuseOtherClasses) return false;  // the fill's BAD_LABEL
-      for (const auto& [v, known] : codeOf) {
-        if (v == value && known != code) return false;
+      if (cls == CellClass::kText) {
+        textCode[k] = code;
+        continue;
+      }
+      for (const auto& [known, knownCode] : codeOf) {
+        if (known == value && knownCode != code) return false;
       }
       codeOf.emplace_back(value, code);
     }
@@ -257,9 +274,19 @@ bool TableReader::fillFromValues(const Schema& schema, const Encoding& encoding,
     for (const EncodedBlock& b : encoding.blocks) out[b.offset] = row[b.file];
     out[encoding.width] = 0.0f;
     if (labelled) {
+      const float y = row[labelFile];
       std::int32_t code = kOtherCode;
-      for (const auto& [value, known] : codeOf) {
-        if (value == row[labelFile]) code = known;
+      if (std::isnan(y)) {
+        std::uint32_t bits;
+        std::memcpy(&bits, &y, sizeof bits);
+        const std::uint32_t payload = bits & (kMaxTextPayload - 1);
+        // Every text cell of a column never capped carries its index (CsvScanner::keepValues).
+        if (payload == 0 || payload > textCode.size()) throw Error(ErrorCode::kInternal, "", "TableReader: a kept label without its index");
+        code = textCode[payload - 1];
+      } else {
+        for (const auto& [value, known] : codeOf) {
+          if (value == y) code = known;
+        }
       }
       codes[i] = code;
       if (code == kOtherCode) ++other;

@@ -136,7 +136,9 @@ class CsvScanner {
   const std::vector<std::string>* header() const;
 
   // Keeping every cell's number while scanning (row-major, header columns per row; a cell that
-  // is not a number keeps NaN), so that a plain numeric table needs no second pass
+  // is not a number keeps a NaN whose low 22 bits are 1 + its index among the column's
+  // distinct values, 0 once the column is past its cap — so a text label keeps its class), so
+  // that a plain numeric table needs no second pass
   // (TableReader) — of every data row, or only of `rows` (0-based, strictly increasing;
   // `count` of them; the caller keeps the array alive and checks it). Call before the first
   // feed. Until reserveValues(rows kept) the values may take at most kUnreservedValues floats;

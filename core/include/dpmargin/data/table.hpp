@@ -37,9 +37,11 @@ class TableReader {
   Stage stage() const noexcept { return stage_; }
   // One pass for a plain numeric table: the scan keeps every cell's number, and when the
   // resolved table turns out to need nothing else (numeric columns without missing, text or
-  // non-finite cells, one model column each; a label whose values all parse as numbers and
-  // map to the closed class list), beginFill() builds the Dataset from them — the same floats,
-  // rows and label codes as the fill pass — and no fill pass is read (filledFromScan()).
+  // non-finite cells, one model column each; a label without missing cells whose distinct
+  // values were all tracked — numbers, or texts kept by their index — each mapped as the fill
+  // maps it), beginFill() builds the Dataset from them — the same floats, rows and label codes
+  // as the fill pass — and no fill pass is read (filledFromScan()). A count pass (discovered
+  // label classes) keeps them.
   // `sourceBytes` (the file's size) sizes the kept values from the first rows' bytes per row;
   // when the guess is exceeded, or the table is of another kind, the values are dropped and the
   // fill pass reads the file again as before. Call before the first feed.

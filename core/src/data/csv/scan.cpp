@@ -1,5 +1,6 @@
 // Pass 1: the dialect, the header, the row count and a bounded summary of every column.
 #include <algorithm>
+#include <cstring>
 #include <limits>
 #include <new>
 #include <unordered_map>
@@ -117,13 +118,13 @@ class ScanSink {
     float value;
     NumberStatus status;
     const CellClass cls = classifier_.classify(b, e, value, status);
-    if (keepValues_) store(field, cls == CellClass::kNumber ? value : std::numeric_limits<float>::quiet_NaN());
     switch (cls) {
       case CellClass::kNumber:
         ++c.summary.numbers;
         break;
       case CellClass::kMissing:
         if (c.summary.missing++ == 0) remember(c.summary.firstMissing, b, e);
+        if (keepValues_) store(field, textValue(-1));
         return;  // not a value: missing cells stay out of the distinct values
       case CellClass::kNonFinite:
         if (c.summary.nonFinite++ == 0) remember(c.summary.firstNonFinite, b, e);
@@ -132,7 +133,18 @@ class ScanSink {
         if (c.summary.text++ == 0) remember(c.summary.firstText, b, e);
         break;
     }
-    track(c, b, e);
+    const std::int64_t code = track(c, b, e);
+    if (keepValues_) store(field, cls == CellClass::kNumber ? value : textValue(code));
+  }
+
+  // A cell that is not a number, kept as a NaN whose payload is 1 + its index among the
+  // column's distinct values (0: not tracked) — so a text label's rows keep their class.
+  static float textValue(std::int64_t code) {
+    const std::uint32_t payload = code >= 0 && code < (std::int64_t{1} << 22) - 1 ? std::uint32_t(code + 1) : 0u;
+    const std::uint32_t bits = 0x7fc00000u | payload;
+    float out;
+    std::memcpy(&out, &bits, sizeof out);
+    return out;
   }
 
   void row(std::uint32_t fields) {
@@ -264,21 +276,23 @@ class ScanSink {
   // positive class, or sees a low-cardinality column, from them. Past the caps the column
   // stops being tracked (no lookups at all), so a numeric column costs nothing after its
   // first few hundred rows. A column of numbers only (so far) has the smaller cap.
-  void track(ColumnState& c, const char* b, const char* e) {
-    if (c.capped) return;
+  // Returns the value's index among the column's distinct values, −1 once capped.
+  std::int64_t track(ColumnState& c, const char* b, const char* e) {
+    if (c.capped) return -1;
     const std::size_t n = static_cast<std::size_t>(e - b);
     const std::uint64_t hash = hashBytes(b, n);
-    if (c.distinct.bump(b, n, hash)) return;
+    const std::int64_t known = c.distinct.bumpCode(b, n, hash);
+    if (known >= 0) return known;
     const std::size_t cap = c.summary.text == 0 ? options_.numericDistinctCap : options_.distinctCap;
     if (c.distinct.size() >= cap ||
         c.distinct.bytes() + n > options_.distinctBytes ||
         distinctBytes_ + n > options_.distinctTotalBytes) {
       c.capped = true;
       c.summary.distinctRows = rows_;
-      return;
+      return -1;
     }
-    c.distinct.insert(b, n, hash);
     distinctBytes_ += n;
+    return c.distinct.insert(b, n, hash);
   }
 
   const CsvOptions& options_;

@@ -39,11 +39,13 @@ class StringTable {
 
   // Adds one to the key's count (the number of bump() and insert() calls for it) if it is
   // present, in the slot already read: one memory access per known key. False if absent.
-  bool bump(const char* key, std::size_t n, std::uint64_t hash) {
+  bool bump(const char* key, std::size_t n, std::uint64_t hash) { return bumpCode(key, n, hash) >= 0; }
+  // The same, returning the key's code (−1: absent, nothing counted).
+  std::int64_t bumpCode(const char* key, std::size_t n, std::uint64_t hash) {
     const std::int64_t code = find(key, n, hash);
-    if (code < 0) return false;
+    if (code < 0) return -1;
     ++slots_[slotOf_[static_cast<std::size_t>(code)]].count;
-    return true;
+    return code;
   }
 
   std::uint64_t count(std::size_t code) const { return slots_[slotOf_[code]].count; }
