@@ -209,16 +209,26 @@ describe("yardsticks next to the test accuracy; labels that look wrong", () => {
   // A text label with a class far too rare for discovery at ε = 1 (10 of 2000 rows; ~86 needed).
   const rare = join(dir, "rare.csv");
   writeFileSync(rare, "a,b,status\n" + Array.from({ length: 2000 }, (_, i) => `${rand().toFixed(3)},${rand().toFixed(3)},${i < 10 ? "rare" : i % 2 ? "ok" : "late"}`).join("\n") + "\n");
-  let good, goodJson, bad, wide, ages, outside;
+  // An identifier, a free-text column and a number: the summary says how each was read.
+  const textual = join(dir, "textual.csv");
+  writeFileSync(textual, "id,note,x,label\n" + Array.from({ length: 400 }, (_, i) => `${i},"n${i % 37} says",${rand().toFixed(3)},${i % 2}`).join("\n") + "\n");
+  let good, goodJson, bad, wide, ages, outside, columns;
   beforeAll(async () => {
-    [good, goodJson, bad, wide, ages, outside] = await runClis([
+    [good, goodJson, bad, wide, ages, outside, columns] = await runClis([
       ["train", trainCsv, ...budget, "--test", testCsv, "--seed", "2"],
       ["train", trainCsv, ...budget, "--test", testCsv, "--seed", "2", "--json"],
       ["train", noise, ...budget, "--test", noise, "--seed", "2", "--json"],
       ["train", many, "--label", "kind", "--classes", classes.join(","), "--epsilon", "1", "--delta", "1e-5", "--seed", "2", "--max-iterations", "2", "--json"],
       ["train", numeric, "--label", "age", "--positive", "30", "--epsilon", "1", "--delta", "1e-5", "--seed", "2", "--max-iterations", "2", "--json"],
       ["train", rare, "--label", "status", "--epsilon", "1", "--delta", "1e-5", "--seed", "2", "--max-iterations", "2", "--json"],
+      ["train", textual, "--epsilon", "1", "--delta", "1e-5", "--seed", "2", "--max-iterations", "2"],
     ]);
+  });
+
+  test("the summary says how the file's columns were read: numeric, text (and how), left out", () => {
+    expect(columns.code).toBe(0);
+    expect(columns.stdout).toMatch(/\n {2}columns: 1 numeric; 1 text \(hashed: note\); left out: id \(identifier\)\n/);
+    expect(good.stdout).toMatch(/\n {2}columns: \d+ numeric\n/);
   });
 
   test("rows whose label is none of the discovered classes: how many, and how they were trained", () => {

@@ -14,7 +14,7 @@ import { evaluate as evaluateScores } from "../metrics/metrics.js";
 import { COMMAND_FLAGS, commandHelp, flagsOf, kebab, usage, type Flags } from "./help.js";
 import { load, csvFile, epsilonMeaning, deltaWarning, DpMarginError, predictionsCsv, multiclassPredictionsCsv, SEEDED_WARNING,
   type Plan, type DpMargin, type PrivacyLedger, type CsvReadOptions, type OptionInfo, type CsvProgress, type ProfileProgress, type TrainProgress,
-  type ColumnSummary, type TableInfo } from "../node.js";
+  type ColumnSummary, type TableInfo, type SchemaFile, type SchemaColumn } from "../node.js";
 
 class UsageError extends Error {}
 
@@ -435,6 +435,7 @@ async function trainCommand(dp: DpMargin, argv: string[]): Promise<void> {
   const lines = [
     `dpmargin train — ${plan.selector} selection, ${plan.calibration} calibration${report.seeded ? "  [NOT PRIVATE: seeded]" : ""}`,
     `  (ε, δ) = (${plan.epsilon}, ${plan.delta}), μ = ${formatNumber(plan.mu, 8)}, replace-one neighbours; n = ${plan.n}, d = ${plan.d}`,
+    `  ${columnsLine(read.schema)}`,
     `  ${epsilonMeaning(plan.epsilon)}`,
     `  plan ${adviceLine(plan)}`,
     ...(report.perClass
@@ -459,6 +460,34 @@ async function trainCommand(dp: DpMargin, argv: string[]): Promise<void> {
   }
   if (v.out !== undefined) lines.push("", `  model written to ${v.out}`);
   process.stdout.write(lines.join("\n") + "\n");
+}
+
+// How the file's columns were read (the resolved schema: public), so that a column read as text
+// (hashed or one-hot) or left out is seen, not only the model's width:
+// "columns: 2 numeric; 3 text (hashed: income, rate, spend); left out: id (identifier)".
+function columnsLine(schema: SchemaFile): string {
+  const names = (list: SchemaColumn[]) =>
+    list.slice(0, 6).map((c) => c.name || "(unnamed)").join(", ") + (list.length > 6 ? `, … (${list.length} in all)` : "");
+  const features = schema.columns.filter((c) => c.kind === "numeric" || c.kind === "categorical");
+  const numeric = features.filter((c) => c.kind === "numeric");
+  const text = features.filter((c) => c.kind === "categorical");
+  const parts = [`${numeric.length} numeric`];
+  if (text.length > 0) {
+    const how = { hash: "hashed", discover: "levels discovered", declared: "declared levels", auto: "levels" } as const;
+    const groups = new Map<string, SchemaColumn[]>();
+    for (const c of text) {
+      const key = c.categories !== undefined ? how[c.categories] : c.levels !== undefined ? "declared levels" : "levels";
+      groups.set(key, [...(groups.get(key) ?? []), c]);
+    }
+    parts.push(`${text.length} text (${[...groups].map(([k, l]) => `${k}: ${names(l)}`).join("; ")})`);
+  }
+  const ignored = schema.columns.filter((c) => c.kind === "ignore");
+  const short = (reason = "") => reason.includes("identifier") ? "identifier" : reason === "no values" ? "no values" : reason;
+  if (ignored.length > 0) {
+    parts.push(`left out: ${ignored.slice(0, 6).map((c) => `${c.name || "(unnamed)"}${c.reason ? ` (${short(c.reason)})` : ""}`).join(", ")}`
+      + (ignored.length > 6 ? `, … (${ignored.length} in all)` : ""));
+  }
+  return `columns: ${parts.join("; ")}`;
 }
 
 // Labels that look like the wrong column: more than 20 classes, or a numeric column with many
