@@ -56,7 +56,8 @@ async function* readChunks(path: string): AsyncGenerator<Uint8Array> {
 
 /**
  * A CSV file as a source for `dp.trainCsv`, `model.predictCsv`, `dp.readCsv`, `dp.summarizeCsv`
- * (Node). The file is streamed, twice; it is never read whole into memory. Its `open()` yields
+ * (Node). The file is streamed, once per pass the reader needs; it is never read whole into memory
+ * (its size, from `stat`, lets a plain numeric table be read once). Its `open()` yields
  * views of two reused 1 MiB buffers: a chunk is valid until the next one is requested (copy it
  * to keep it).
  */

@@ -58,10 +58,10 @@ export function tableInfo(schema: SchemaFile, featureNames: string[], rows: numb
 }
 
 // The source's size (text: its length, a guess of its UTF-8 bytes), so that the core can keep a
-// plain numeric table's values while scanning and skip the fill pass.
-function expectSize(run: CoreCsvRun, source: CsvSource): void {
+// plain numeric table's values while scanning and skip the fill pass (CsvRun and CsvRead).
+export function expectSize(reader: Pick<CoreCsvRun, "expectBytes">, source: CsvSource): void {
   const size = sourceSize(source);
-  if (size !== null && size > 0) unwrap(run.expectBytes(size));
+  if (size !== null && size > 0) unwrap(reader.expectBytes(size));
 }
 
 export interface TrainingTable {

@@ -3,10 +3,11 @@ import { DpMarginError, badParameter } from "../errors.js";
 import { dispose, unwrap } from "../module/status.js";
 import { PREPROCESSING_OPTIONS, pick, requireObject } from "../options.js";
 import { toCoreDataset } from "../train/data.js";
-import { sourceSize, type CsvSource } from "../csv/source.js";
+import type { CsvSource } from "../csv/source.js";
 import type { CsvReadOptions, SchemaFile } from "../csv/options.js";
 import { splitCsvOptions } from "../csv/options.js";
 import { runPasses } from "../csv/passes.js";
+import { expectSize } from "../csv/table.js";
 import type { ColumnMap, RowNormalization, TrainReport } from "../types.js";
 import { LIBRARY_VERSION } from "../version.js";
 import {
@@ -417,9 +418,7 @@ export class Model<F extends AnyModelFile = ModelFile> {
     let dataset: CoreDataset | null = null;
     try {
       unwrap(read.start(core, encoding, classes, split.rows));
-      // Its size lets the core read a plain numeric file once (docs/CSV.md).
-      const size = sourceSize(source);
-      if (size !== null && size > 0) unwrap(read.expectBytes(size));
+      expectSize(read, source);  // a plain numeric file is then read once (docs/CSV.md)
       await runPasses(read, source, split.signal, split.onProgress);
       dataset = new this.#core.Dataset();
       unwrap(read.takeDataset(dataset));
