@@ -11,6 +11,8 @@
 #                                                 the pre-issue default vs fixed public margins vs
 #                                                 Opacus, 12 real + 4 synthetic tables,
 #                                                 ε ∈ {0.5, 1, 2, 8}
+#   bash bench/accuracy/run.sh heldout [SEEDS=5] the auto2 comparison on three tables no default was
+#                                                 chosen on (digits, churn, ticdata)
 #   bash bench/accuracy/run.sh summary            tables + plot from the CSVs (no training)
 # Appends to bench/results/accuracy-<phase>.csv (rows already present are skipped, so an
 # interrupted run resumes); JOBS=2 runs two trainings at once; VARIANTS="a b" runs only those;
@@ -98,6 +100,11 @@ before|selector=iter ranges=rule rule=old share=0.1
 fixed1|marginRootN=1
 fixed4|marginRootN=4
 V
+}
+# Held out: tables prepared by bench/datasets but never used to choose a default (digits,
+# churn, ticdata), the same variants as auto2 minus the synthetic-only fixed margins.
+heldout_variants() {
+  auto2_variants | grep -v '^fixed4|'
 }
 final_variants() {
   cat <<V
@@ -198,6 +205,14 @@ case "$phase" in
     [[ " ${AUTO_PARTS:-dpmargin peer} " != *" dpmargin "* ]] || run_phase auto2 "${EPSILONS:-0.5 1 2 8}"
     [[ " ${AUTO_PARTS:-dpmargin peer} " != *" peer "* ]] || run_peer auto2 "${EPSILONS:-0.5 1 2 8}"
     /usr/bin/python3 bench/accuracy/summarise_auto2.py
+    exit 0 ;;
+  heldout)
+    # Tables no default was chosen on: a check of the round-2 conclusions on data the
+    # choices never saw (docs/ACCURACY.md, "Held-out tables").
+    bash bench/datasets/prepare.sh digits churn ticdata >/dev/null
+    TABLES=${TABLES3:-"digits churn ticdata"}
+    [[ " ${AUTO_PARTS:-dpmargin peer} " != *" dpmargin "* ]] || run_phase heldout "${EPSILONS:-0.5 1 2 8}"
+    [[ " ${AUTO_PARTS:-dpmargin peer} " != *" peer "* ]] || run_peer heldout "${EPSILONS:-0.5 1 2 8}"
     exit 0 ;;
   summary) ;;
   *) echo "unknown phase $phase" >&2; exit 2 ;;
