@@ -76,6 +76,18 @@ struct CandidateRule {
   double fallbackScale = 1.0;  // the library uses log1p(1e9)
   // Only the zero bin occupied (a mostly-zero column): [0, 1] (false) or the fallback (true).
   bool zeroOnlyFallback = false;
+  // > 0: the d noisy histograms summed (noise sd σ·√d) give a table-wide span; columns whose own
+  // histogram supports nothing (1), and also zero-only columns (2), take it instead of the
+  // fallback / [0, zeroOnlyHi]. Post-processing of the same counts.
+  int pool = 0;
+  // With pool: only when the pooled span's nonzero part covers at most poolDecades decades
+  // (a table whose values live on one scale); 0: always.
+  double poolDecades = 0.0;
+  // With pool: only when the summed noisy counts inside the span reach poolMass·n·d (the table's
+  // values, not only its supported bins, live there); and a column takes it only when its own
+  // noisy counts inside the span reach poolColumn·n. 0: no test.
+  double poolMass = 0.0;
+  double poolColumn = 0.0;
 };
 
 inline std::vector<learn::ColumnScaling> candidateScalings(const std::vector<double>& noisy,
@@ -103,6 +115,7 @@ inline std::vector<learn::ColumnScaling> candidateScalings(const std::vector<dou
   const learn::ColumnScaling fallback{-rule.fallbackScale, rule.fallbackScale, learn::ScalingMap::kSignedLog,
                                learn::ScalingPath::kFallback};
   std::vector<learn::ColumnScaling> out(d);
+  std::vector<char> kind(d, 0);  // 1: fallback, 2: zero-only span (for `pool`)
   for (std::size_t j = 0; j < d; ++j) {
     const double* h = noisy.data() + j * bins;
     std::size_t first = bins, last = 0;
@@ -119,6 +132,7 @@ inline std::vector<learn::ColumnScaling> candidateScalings(const std::vector<dou
       if (rule.fallback) {
         // The noise supports no range: a public per-value transform, never a noise-selected bin.
         out[j] = fallback;
+        kind[j] = 1;
         continue;
       }
       first = last = static_cast<std::size_t>(std::max_element(h, h + bins) - h);  // old rule
@@ -150,12 +164,15 @@ inline std::vector<learn::ColumnScaling> candidateScalings(const std::vector<dou
     if (tauExtend > 0 && rule.splitByMap && first < zero && last >= zero) extend();
     if (rule.fallback && (first == last) && (first == 0 || first == bins - 1)) {
       out[j] = fallback;  // only an overflow bin: the grid does not resolve the column
+      kind[j] = 1;
       continue;
     }
     if (first == zero && last == zero && rule.zeroOnlyFallback) {
       out[j] = fallback;
+      kind[j] = 1;
       continue;
     }
+    if (first == zero && last == zero) kind[j] = 2;
     if (rule.pad > 0 && int(last - first + 1) <= rule.padSpan) {
       for (int k = 0; k < rule.pad; ++k) {
         if (first > 1 && first != zero && first - 1 != zero) --first;
@@ -214,9 +231,57 @@ inline std::vector<learn::ColumnScaling> candidateScalings(const std::vector<dou
         (left >= right ? first : last) += left >= right ? std::size_t(-1) : 1;
         c = scalingOf(first, last);
       }
-      if (!supported) c = fallback;
+      if (!supported) c = fallback, kind[j] = 1;
     }
     out[j] = c;
+  }
+  if (rule.pool > 0) {
+    std::vector<double> pooled(bins, 0.0);
+    for (std::size_t j = 0; j < d; ++j) {
+      for (std::size_t b = 0; b < bins; ++b) pooled[b] += noisy[j * bins + b];
+    }
+    const double sdPooled = sigma * std::sqrt(double(d));
+    std::size_t pf = bins, pl = 0;
+    for (std::size_t b = 1; b + 1 < bins; ++b) {
+      if (pooled[b] > z * sdPooled) pf = std::min(pf, b), pl = b;
+    }
+    if (pf != bins && rule.zeroSds > 0 && pooled[zero] > rule.zeroSds * sdPooled) {
+      pf = std::min(pf, zero), pl = std::max(pl, zero);
+    }
+    if (pf != bins) {
+      double lo = pf == zero ? 0.0 : lower(pf), hi = pl == zero ? 0.0 : upper(pl);
+      // The supported nonzero bins' magnitudes lie within poolDecades decades (as the library).
+      double minMag = 1e300, maxMag = 0;
+      for (std::size_t b = 1; b + 1 < bins; ++b) {
+        if (b == zero || !(pooled[b] > z * sdPooled)) continue;
+        minMag = std::min({minMag, std::abs(lower(b)), std::abs(upper(b))});
+        maxMag = std::max({maxMag, std::abs(lower(b)), std::abs(upper(b))});
+      }
+      if (maxMag > 0 && (rule.poolDecades <= 0 || maxMag <= minMag * std::pow(10.0, rule.poolDecades))) {
+        learn::ColumnScaling c{lo, hi, learn::ScalingMap::kMinMax, learn::ScalingPath::kPooled};
+        if (lo < 0 && hi >= 0) {
+          const double a = std::max(-lo, hi);
+          c = learn::ColumnScaling{-a, a, learn::ScalingMap::kSymmetric, learn::ScalingPath::kPooled};
+        }
+        if (rule.pool == 3) {  // the fallback's signed log at the table's scale instead
+          const double a = std::log1p(std::max(std::abs(lo), std::abs(hi)));
+          c = learn::ColumnScaling{-a, a, learn::ScalingMap::kSignedLog, learn::ScalingPath::kFallback};
+        }
+        double inside = 0;
+        for (std::size_t b = pf; b <= pl; ++b) inside += pooled[b];
+        if (!(rule.poolMass > 0) || inside >= rule.poolMass * double(n) * double(d)) {
+          for (std::size_t j = 0; j < d; ++j) {
+            if (!(kind[j] == 1 || (kind[j] == 2 && rule.pool >= 2))) continue;
+            if (rule.poolColumn > 0) {
+              double own = 0;
+              for (std::size_t b = pf; b <= pl; ++b) own += noisy[j * bins + b];
+              if (!(own >= rule.poolColumn * double(n))) continue;
+            }
+            out[j] = c;
+          }
+        }
+      }
+    }
   }
   return out;
 }

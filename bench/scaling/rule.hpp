@@ -1,5 +1,5 @@
 // Benchmark helper: a CandidateRule (candidates.hpp) from a compact text of '/'-separated fields,
-// e.g. "fs20.7/mir2/mirsum1/zero3/ext2/split1/zohi1/onetop1/padf0.5/zprim1" (≈ the library's
+// e.g. "fs20.7/mir2/mirsum1/zero3/ext2/split1/zohi1/onetop1/padf0.5/zprim1/pool2/pooldec1/poolmass0.9" (≈ the library's
 // rule). Unnamed fields keep the CandidateRule defaults. Fields:
 //   bpd (bins per decade), z (threshold, σ), fw (family-wise α), fb (signed-log fallback; 0: the
 //   old largest noisy bin), fs (fallback scale), zo (zero-only span → fallback);
@@ -8,7 +8,11 @@
 //   (extension for symmetric spans, inner edges for min–max spans only);
 //   inner (inner edges), zohi (hi of a zero-only span), zit / onetop (top of spans from 0),
 //   mass / msd / cap (noisy-mass support test), pad / padf / padspan (widening of narrow spans);
-//   sym (symmetric map for spans straddling 0), ratio (symmetric map for every span).
+//   sym (symmetric map for spans straddling 0), ratio (symmetric map for every span);
+//   pool (1: columns without support take the pooled span of all columns; 2: zero-only columns
+//   too), pooldec (only when that span covers at most this many decades), poolmass (only when
+//   the span holds that share of the n·d noisy counts), poolcol (a column only when the span
+//   holds that share of its n noisy counts).
 // Names: "old" is the rule before this work (fb0/sym0); "library" the rule the core implements
 // (scalingsFromNoisyHistograms; `scaling_coverage check=1 rule=library` checks they agree);
 // "default" the CandidateRule defaults.
@@ -27,7 +31,7 @@ inline CandidateRule parseRule(const std::string& text) {
   CandidateRule r;
   if (text.empty() || text == "default") return r;
   if (text == "library") return parseRule(
-      "fs20.72326583794641/mir2/mirsum1/zero3/ext2/split1/zohi1/onetop1/padf0.5/zprim1");
+      "fs20.72326583794641/mir2/mirsum1/zero3/ext2/split1/zohi1/onetop1/padf0.5/zprim1/pool2/pooldec1/poolmass0.9");
   if (text == "old") {
     r.fallback = false;
     r.symmetric = false;
@@ -65,6 +69,10 @@ inline CandidateRule parseRule(const std::string& text) {
     else if (key == "fb") r.fallback = v != 0;
     else if (key == "fs") r.fallbackScale = v;
     else if (key == "zo") r.zeroOnlyFallback = v != 0;
+    else if (key == "pool") r.pool = int(v);
+    else if (key == "pooldec") r.poolDecades = v;
+    else if (key == "poolmass") r.poolMass = v;
+    else if (key == "poolcol") r.poolColumn = v;
     else throw std::runtime_error("unknown rule field " + key);
   }
   return r;

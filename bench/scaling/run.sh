@@ -5,6 +5,9 @@
 #   bash bench/scaling/run.sh screen [SEEDS=5]   every candidate at ε = 1
 #   bash bench/scaling/run.sh focus [SEEDS=20]   round 2 at ε = 1, on the tables that moved
 #   bash bench/scaling/run.sh final  [SEEDS=10]  today's rule vs the chosen one, ε ∈ {0.5, 1, 2}
+#   bash bench/scaling/run.sh pooled [SEEDS=5]   issue 15: the table's span (step 5) and its
+#                                                variants vs the rule before it, 14 tables,
+#                                                ε ∈ {0.5, 1} (EPSILONS=… for more)
 #   bash bench/scaling/run.sh coverage [RUNS=200] erased-column rate on the breast-cancer sample
 #   bash bench/scaling/run.sh summary            tables from the CSVs (no training)
 # Appends to bench/results/scaling-<phase>.csv (rows present are skipped: resumable).
@@ -87,6 +90,25 @@ library|ranges=rule rule=library
 V
   printf '%s\n' "${EXTRA:-}"
 }
+# Issue 15: the table's span for columns whose own histogram supports nothing (pool1) or only 0
+# (pool2), with the one-scale tests (pooldec: supported nonzero bins within that many decades;
+# poolmass: the span holds that share of the n·d counts; poolcol: of the column's n).
+# `previous` is the library rule before step 5; `library` today's (= pool2/pooldec1/poolmass0.9).
+pooled_variants() {
+  local H=fs20.72326583794641/mir2/mirsum1/zero3/ext2/split1/zohi1/onetop1/padf0.5/zprim1
+  cat <<V
+previous|ranges=rule rule=$H
+pool1|ranges=rule rule=$H/pool1
+pool2|ranges=rule rule=$H/pool2
+pool1d1|ranges=rule rule=$H/pool1/pooldec1
+pool2d1|ranges=rule rule=$H/pool2/pooldec1
+pool2d2|ranges=rule rule=$H/pool2/pooldec2
+pm9|ranges=rule rule=$H/pool2/pooldec1/poolmass0.9
+pm9c5|ranges=rule rule=$H/pool2/pooldec1/poolmass0.9/poolcol0.5
+library|ranges=private
+V
+  printf '%s\n' "${EXTRA:-}"
+}
 final_variants() {
   cat <<V
 old|ranges=rule rule=old
@@ -122,6 +144,10 @@ case "$phase" in
   screen) run_phase screen "1" "${2:-5}" ;;
   focus) TABLES=${TABLES_FOCUS:-"breast_cancer pima dna unitball satellite shuttle"} run_phase focus "1" "${2:-20}" ;;
   final) run_phase final "${EPSILONS:-0.5 1 2}" "${2:-10}" ;;
+  pooled)
+    bash bench/datasets/prepare.sh digits churn fashion_pullover_coat fashion_sandal_sneaker >/dev/null
+    TABLES=${TABLES_POOLED:-"breast_cancer pima dna spam satellite fashion_mnist letter cps1988 mpls_stops shuttle fashion_pullover_coat fashion_sandal_sneaker digits churn"} \
+      run_phase pooled "${EPSILONS:-0.5 1}" "${2:-5}" ;;
   coverage)
     out=bench/results/scaling-coverage.txt
     : > "$out"
