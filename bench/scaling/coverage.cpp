@@ -66,7 +66,7 @@ int main(int argc, char** argv) {
     std::size_t differ = 0;
     for (int run = 0; run < runs; ++run) {
       const auto noisy = learn::noisyColumnHistograms(x.data(), n, d, d, p.muRanges, g);
-      const auto a = learn::scalingsFromNoisyHistograms(noisy, d, sigma);
+      const auto a = learn::scalingsFromNoisyHistograms(noisy, d, sigma, n);
       const auto b = bench::candidateScalings(noisy, d, sigma, rule, n);
       for (std::size_t j = 0; j < d; ++j) {
         differ += a[j].lo != b[j].lo || a[j].hi != b[j].hi || a[j].map != b[j].map || a[j].path != b[j].path;

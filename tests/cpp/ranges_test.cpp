@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 
 #include "dpmargin/error.hpp"
@@ -15,9 +16,17 @@
 namespace dpmargin::learn {
 namespace {
 
+// n: the rows the hand-made histograms hold (the largest column total), as the trainer passes it.
 std::vector<ColumnScaling> rangesFromNoisyHistograms(const std::vector<double>& noisy, std::size_t d,
                                                      double sigma) {
-  return scalingsFromNoisyHistograms(noisy, d, sigma);
+  const std::size_t bins = rangeBinCount();
+  double n = 0;
+  for (std::size_t j = 0; j < d; ++j) {
+    double total = 0;
+    for (std::size_t b = 0; b < bins; ++b) total += noisy[j * bins + b];
+    n = std::max(n, std::ceil(total));
+  }
+  return scalingsFromNoisyHistograms(noisy, d, sigma, static_cast<std::size_t>(n));
 }
 
 TEST(RangeGrid, PublicSignedLogScale) {

@@ -68,9 +68,11 @@ TEST(ApplyScaling, EveryMapByItsFormula) {
 }
 
 TEST(ApplyScaling, NamesRoundTripAndBadOnesAreNamed) {
-  for (ScalingPath p : {ScalingPath::kDeclared, ScalingPath::kPrivate, ScalingPath::kFallback}) {
+  for (ScalingPath p : {ScalingPath::kDeclared, ScalingPath::kPrivate, ScalingPath::kFallback,
+                        ScalingPath::kPooled}) {
     EXPECT_EQ(parseScalingPath(scalingPathName(p), "path"), p);
   }
+  EXPECT_STREQ(scalingPathName(ScalingPath::kPooled), "pooled");
   for (ScalingMap m : {ScalingMap::kMinMax, ScalingMap::kSymmetric, ScalingMap::kSignedLog}) {
     EXPECT_EQ(parseScalingMap(scalingMapName(m), "map"), m);
   }
@@ -303,7 +305,7 @@ TEST(ScalingFallback, NoSupportedBinGivesThePublicTransformNeverANoiseBin) {
     noisy[j * bins + (j * 7) % bins] = 3.99 * sigma;  // a tall noise bin, below 4σ, anywhere
     noisy[j * bins + bins / 2] = std::min(noisy[j * bins + bins / 2], 2.99 * sigma);  // zero: < 3σ
   }
-  const auto s = scalingsFromNoisyHistograms(noisy, d, sigma);
+  const auto s = scalingsFromNoisyHistograms(noisy, d, sigma, 1000);
   for (std::size_t j = 0; j < d; ++j) {
     EXPECT_EQ(s[j].path, ScalingPath::kFallback) << j;
     EXPECT_EQ(s[j].map, ScalingMap::kSignedLog) << j;
@@ -313,27 +315,139 @@ TEST(ScalingFallback, NoSupportedBinGivesThePublicTransformNeverANoiseBin) {
   // Just above 4σ the bin is supported: the threshold is exactly kRangeThresholdSds·σ.
   std::vector<double> one(bins, 0.0);
   one[rangeBinIndex(5.0)] = 4.0 * sigma * (1 + 1e-12);
-  EXPECT_EQ(scalingsFromNoisyHistograms(one, 1, sigma)[0].path, ScalingPath::kPrivate);
+  EXPECT_EQ(scalingsFromNoisyHistograms(one, 1, sigma, 100)[0].path, ScalingPath::kPrivate);
   one[rangeBinIndex(5.0)] = 4.0 * sigma;
-  EXPECT_EQ(scalingsFromNoisyHistograms(one, 1, sigma)[0].path, ScalingPath::kFallback);
+  EXPECT_EQ(scalingsFromNoisyHistograms(one, 1, sigma, 100)[0].path, ScalingPath::kFallback);
   // The zero bin alone (named in advance, not searched for) is supported above 3σ: [0, 1].
   std::vector<double> zeros(bins, 0.0);
   zeros[bins / 2] = 3.0 * sigma * (1 + 1e-12);
-  const ColumnScaling zs = scalingsFromNoisyHistograms(zeros, 1, sigma)[0];
+  const ColumnScaling zs = scalingsFromNoisyHistograms(zeros, 1, sigma, 100)[0];
   EXPECT_EQ(zs.path, ScalingPath::kPrivate);
   EXPECT_EQ(zs.lo, 0.0);
   EXPECT_EQ(zs.hi, 1.0);
   zeros[bins / 2] = 3.0 * sigma;
-  EXPECT_EQ(scalingsFromNoisyHistograms(zeros, 1, sigma)[0].path, ScalingPath::kFallback);
+  EXPECT_EQ(scalingsFromNoisyHistograms(zeros, 1, sigma, 100)[0].path, ScalingPath::kFallback);
   // A column that only an overflow bin (|x| ≥ 1e9) supports falls back too.
   std::vector<double> overflow(bins, 0.0);
   overflow[bins - 1] = 1e6;
-  EXPECT_EQ(scalingsFromNoisyHistograms(overflow, 1, 1.0)[0].path, ScalingPath::kFallback);
+  EXPECT_EQ(scalingsFromNoisyHistograms(overflow, 1, 1.0, 1000000)[0].path, ScalingPath::kFallback);
   // End to end: 12 rows at μ = 0.05 (σ ≈ 100) support nothing; every column falls back.
   const std::vector<float> x = mixedTable(12, 5, 9);
   auto g = random::Generator::seeded(77);
   for (const ColumnScaling& c : estimatePrivateScalings(x.data(), 12, 5, 5, 0.05, g)) {
     EXPECT_EQ(c.path, ScalingPath::kFallback);
+  }
+}
+
+// Step 5, the table's span (issue 15; docs/SCALING.md "The table's span"). Hand-made noisy
+// histograms of d = 20 columns, n = 1000 rows, σ = 130: each column holds 500 zeros (above 3σ,
+// below 4σ: the zero bin alone) and 160 rows at each of 4, 7 and 12 (below 4σ: unsupported). The
+// sum (noise sd σ√20 ≈ 581) supports the zero bin and the three bins (3200 > 4σ√20 ≈ 2325),
+// within one decade ([3.16, 17.8)), holding 19,600 ≥ 0.9·n·d: every column takes [0, 17.8).
+namespace pooled {
+constexpr std::size_t kD = 20, kN = 1000;
+constexpr double kSigma = 130;
+std::vector<double> oneScaleTable() {
+  const std::size_t bins = rangeBinCount();
+  std::vector<double> noisy(kD * bins, 0.0);
+  for (std::size_t j = 0; j < kD; ++j) {
+    noisy[j * bins + bins / 2] = 500;
+    for (double v : {4.0, 7.0, 12.0}) noisy[j * bins + rangeBinIndex(v)] = 160;
+  }
+  return noisy;
+}
+}  // namespace pooled
+
+TEST(ScalingPooled, UnresolvedColumnsTakeTheTableSpanWhenTheTableIsOnOneScale) {
+  using namespace pooled;
+  const auto& e = rangeBinEdges();
+  const std::size_t bins = rangeBinCount();
+  std::vector<double> noisy = oneScaleTable();
+  // Column 0 supports a range of its own (its 7-bin above 4σ): it keeps it.
+  noisy[rangeBinIndex(7.0)] = 4.0 * kSigma * 1.01;
+  // Column 1 supports nothing at all (its zeros below 3σ): the fallback, replaced as well.
+  noisy[bins + bins / 2] = 2.9 * kSigma;
+  const auto s = scalingsFromNoisyHistograms(noisy, kD, kSigma, kN);
+  EXPECT_EQ(s[0].path, ScalingPath::kPrivate);
+  for (std::size_t j = 1; j < kD; ++j) {
+    EXPECT_EQ(s[j].path, ScalingPath::kPooled) << j;
+    EXPECT_EQ(s[j].map, ScalingMap::kMinMax) << j;
+    EXPECT_EQ(s[j].lo, 0.0) << j;
+    EXPECT_DOUBLE_EQ(s[j].hi, e[rangeBinIndex(12.0)]) << j;  // the top bin's upper edge, 10^1.25
+  }
+  // A pixel-like value keeps its contrast (it was clamped to 1 by the zero-only [0, 1]).
+  EXPECT_GT(applyScaling(16.0, s[5]), 0.85);
+  EXPECT_LT(applyScaling(4.0, s[5]), 0.25);
+  EXPECT_EQ(applyScaling(0.0, s[5]), 0.0);
+}
+
+TEST(ScalingPooled, NotWhenTheTableSpansMoreThanADecadeOrHoldsTooLittle) {
+  using namespace pooled;
+  const std::size_t bins = rangeBinCount();
+  auto paths = [](const std::vector<ColumnScaling>& s) {
+    std::size_t pooledCount = 0;
+    for (const auto& c : s) pooledCount += c.path == ScalingPath::kPooled;
+    return pooledCount;
+  };
+  ASSERT_EQ(paths(scalingsFromNoisyHistograms(oneScaleTable(), kD, kSigma, kN)), kD);
+  // Values at 400 in every column too: the sum's supported nonzero bins span [3.16, 562) — more
+  // than a decade (a table on several scales): nothing pooled, the columns keep [0, 1].
+  std::vector<double> wide = oneScaleTable();
+  for (std::size_t j = 0; j < kD; ++j) wide[j * bins + rangeBinIndex(400.0)] = 160;
+  const auto w = scalingsFromNoisyHistograms(wide, kD, kSigma, kN);
+  EXPECT_EQ(paths(w), 0u);
+  EXPECT_EQ(w[3].hi, 1.0);
+  EXPECT_EQ(w[3].path, ScalingPath::kPrivate);
+  // The same counts read as a table of 1,100 rows: the span holds 19,600 < 0.9·n·d = 19,800 of
+  // its values — the supported bins may be one cluster of a table on many scales: nothing pooled.
+  EXPECT_EQ(paths(scalingsFromNoisyHistograms(oneScaleTable(), kD, kSigma, 1100)), 0u);
+  EXPECT_EQ(paths(scalingsFromNoisyHistograms(oneScaleTable(), kD, kSigma, 1088)), kD);
+  // The sum's bins must pass 4σ√d (σ√d: the sum's noise sd): just below, not supported.
+  std::vector<double> edge(kD * bins, 0.0);
+  const double each = 4.0 * kSigma * std::sqrt(double(kD)) / double(kD);
+  for (std::size_t j = 0; j < kD; ++j) {
+    edge[j * bins + bins / 2] = 3.5 * kSigma;
+    edge[j * bins + rangeBinIndex(7.0)] = each * 0.999;
+  }
+  EXPECT_EQ(paths(scalingsFromNoisyHistograms(edge, kD, kSigma, 100)), 0u);
+  for (std::size_t j = 0; j < kD; ++j) edge[j * bins + rangeBinIndex(7.0)] = each * 1.001;
+  EXPECT_EQ(paths(scalingsFromNoisyHistograms(edge, kD, kSigma, 100)), kD);
+  // Supported only by the zero bin (a sparse table): no span to give.
+  std::vector<double> zeros(kD * bins, 0.0);
+  for (std::size_t j = 0; j < kD; ++j) zeros[j * bins + bins / 2] = 3.5 * kSigma;
+  EXPECT_EQ(paths(scalingsFromNoisyHistograms(zeros, kD, kSigma, 100)), 0u);
+}
+
+// End to end through the noisy histograms, at the small n·μ/√d where the step matters: a
+// pixel-like table (counts 0..16, half zeros; 1,500 rows × 64 at μ_ranges = √0.1·0.125) takes the
+// table's span for most columns, and the released spans hold its values ([0, hi ≥ 10)); the mixed
+// table (raw units, centred, sparse, binary, negative and spread columns) never does.
+TEST(ScalingPooled, EndToEndOnAPixelLikeTableNotOnAMixedOne) {
+  const std::size_t n = 1500, d = 64;
+  std::mt19937_64 rng(3);
+  std::uniform_int_distribution<int> px(1, 16);
+  std::vector<float> x(n * d);
+  for (std::size_t i = 0; i < n; ++i) {
+    for (std::size_t j = 0; j < d; ++j) x[i * d + j] = rng() % 2 ? 0.0f : float(px(rng));
+  }
+  auto g = random::Generator::seeded(4);
+  const double mu = std::sqrt(0.1) * 0.125;
+  std::size_t pooledCount = 0;
+  for (const ColumnScaling& c : estimatePrivateScalings(x.data(), n, d, d, mu, g)) {
+    if (c.path != ScalingPath::kPooled) continue;
+    ++pooledCount;
+    EXPECT_EQ(c.lo, 0.0);
+    EXPECT_GE(c.hi, 10.0);
+    EXPECT_LE(c.hi, 17.8);
+  }
+  EXPECT_GT(pooledCount, d / 2);
+  for (std::size_t n2 : {200u, 2000u}) {
+    const std::vector<float> mixed = mixedTable(n2, 30, 9);
+    for (double m : {0.03, 0.1, 0.3}) {
+      for (const ColumnScaling& c : estimatePrivateScalings(mixed.data(), n2, 30, 30, m, g)) {
+        EXPECT_NE(c.path, ScalingPath::kPooled) << n2 << " " << m;
+      }
+    }
   }
 }
 
@@ -361,7 +475,7 @@ TEST(ScalingSymmetric, CentredColumnsStayCentred) {
   at(3, 0.15) = 100, at(3, -0.15) = 1.9;  // column 3: one side, mirror below 2σ: one-sided
   at(4, -0.5) = 100, at(4, 0.2) = 100;  // column 4: straddles, and grows through bins above 2σ
   at(4, 0.5) = 3, at(4, 0.9) = 3, at(4, 3.0) = 3;  // 0.5 and 0.9 adjacent, 3.0 not
-  const auto s = scalingsFromNoisyHistograms(noisy, 5, sigma);
+  const auto s = scalingsFromNoisyHistograms(noisy, 5, sigma, 200);
   const auto& e = rangeBinEdges();
   EXPECT_EQ(s[0].map, ScalingMap::kSymmetric);
   EXPECT_DOUBLE_EQ(s[0].hi, -e[rangeBinIndex(-0.5) - 1]);  // a = |lower edge of −0.5's bin|

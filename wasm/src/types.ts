@@ -294,8 +294,8 @@ export interface TrainReport {
    *  with the model (private when `rangesPrivate`). */
   columnRanges: [number, number][] | null;
   /** The same columns' scalings with their per-value map and how each was chosen (declared by
-   *  the user, private from the noisy histogram, or the public signed-log fallback where the
-   *  histogram supported no range; docs/SCALING.md), null when none. */
+   *  the user, private from the noisy histogram, the public signed-log fallback where the
+   *  histogram supported no range, or the table's pooled span; docs/SCALING.md), null when none. */
   columnScalings: ColumnScaling[] | null;
   rangesPrivate: boolean;
   seeded: boolean;
@@ -328,6 +328,8 @@ export interface ColumnScaling {
   hi: number;
   map: ColumnMap;
   /** declared: a public range the user gave; private: supported by the noisy histogram (covered
-   *  by μ_ranges); fallback: no range was supported, the public signed-log transform. */
-  path: "declared" | "private" | "fallback";
+   *  by μ_ranges); fallback: no range was supported, the public signed-log transform; pooled: the
+   *  column's own histogram supported nothing (or only 0), so it takes the table's span from the
+   *  sum of all columns' noisy histograms (covered by μ_ranges; docs/SCALING.md). */
+  path: "declared" | "private" | "fallback" | "pooled";
 }

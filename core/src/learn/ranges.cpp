@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <cstdint>
 #include <cstring>
 #include <string>
@@ -77,6 +78,7 @@ const char* scalingPathName(ScalingPath path) noexcept {
     case ScalingPath::kDeclared: return "declared";
     case ScalingPath::kPrivate: return "private";
     case ScalingPath::kFallback: return "fallback";
+    case ScalingPath::kPooled: return "pooled";
   }
   return "?";
 }
@@ -91,11 +93,13 @@ const char* scalingMapName(ScalingMap map) noexcept {
 }
 
 ScalingPath parseScalingPath(const std::string& name, const std::string& parameter) {
-  for (ScalingPath p : {ScalingPath::kDeclared, ScalingPath::kPrivate, ScalingPath::kFallback}) {
+  for (ScalingPath p : {ScalingPath::kDeclared, ScalingPath::kPrivate, ScalingPath::kFallback,
+                        ScalingPath::kPooled}) {
     if (name == scalingPathName(p)) return p;
   }
   throw Error(ErrorCode::kBadParameter, parameter,
-              parameter + " must be one of \"declared\", \"private\", \"fallback\", but is \"" + name + "\"");
+              parameter + " must be one of \"declared\", \"private\", \"fallback\", \"pooled\", but is \"" +
+                  name + "\"");
 }
 
 ScalingMap parseScalingMap(const std::string& name, const std::string& parameter) {
@@ -195,7 +199,7 @@ ColumnScaling fallbackScaling() {
 }
 
 std::vector<ColumnScaling> scalingsFromNoisyHistograms(const std::vector<double>& noisy,
-                                                       std::size_t d, double sigma) {
+                                                       std::size_t d, double sigma, std::size_t n) {
   const auto& e = rangeBinEdges();
   const std::size_t bins = e.size() + 1;
   if (noisy.size() != d * bins) throwBadParameter("noisy", "d × bins counts", double(noisy.size()));
@@ -207,6 +211,9 @@ std::vector<ColumnScaling> scalingsFromNoisyHistograms(const std::vector<double>
   auto lower = [&](std::size_t b) { return b == 0 ? e.front() : e[b - 1]; };
   auto upper = [&](std::size_t b) { return b == bins - 1 ? e.back() : e[b]; };
   std::vector<ColumnScaling> out(d);
+  // Columns that step 5 may give the table's span: no supported bin (fallback), or the zero bin
+  // alone ([0, 1]).
+  std::vector<bool> unresolved(d, false);
   for (std::size_t j = 0; j < d; ++j) {
     const double* h = noisy.data() + j * bins;
     // 1. Supported bins (the zero bin alone at 3σ); none: the public fallback, whatever the noisy
@@ -221,6 +228,7 @@ std::vector<ColumnScaling> scalingsFromNoisyHistograms(const std::vector<double>
     if (first == bins && h[zero] > zeroLevel) first = last = zero;  // one pre-specified bin: 3σ
     if (first == bins) {
       out[j] = fallbackScaling();
+      unresolved[j] = true;
       continue;
     }
     // 2. Mirror image (2σ·√k on the sum), zero (3σ), and for a span straddling 0 adjacent bins (2σ).
@@ -243,8 +251,10 @@ std::vector<ColumnScaling> scalingsFromNoisyHistograms(const std::vector<double>
     }
     if (first == last && (first == 0 || first == bins - 1)) {
       out[j] = fallbackScaling();  // only an overflow bin: the grid does not resolve the column
+      unresolved[j] = true;
       continue;
     }
+    unresolved[j] = first == zero && last == zero;
     // 3. Ends. A span from the zero bin to the bin holding 1, or the zero bin alone, is [0, 1].
     double lo = first == zero ? 0.0 : lower(first), hi = last == zero ? 0.0 : upper(last);
     if (first == zero && (last == zero || last == rangeBinIndex(1.0))) hi = 1.0;
@@ -262,6 +272,50 @@ std::vector<ColumnScaling> scalingsFromNoisyHistograms(const std::vector<double>
     if (!(hi > lo)) hi = lo + 1.0;  // cannot happen on this grid; keeps hi > lo in any case
     out[j] = {lo, hi, ScalingMap::kMinMax, ScalingPath::kPrivate};
   }
+  // 5. The table's span, for the columns left unresolved (issue 15, docs/SCALING.md "The table's
+  // span"): the sum of the d noisy histograms has noise N(0, d·σ²) per bin. Its bins above 4σ√d
+  // (the zero bin joining at 3σ√d) give one span; when the supported nonzero bins lie within
+  // kRangePoolDecades decades and the span holds most of the table's values — a table whose
+  // values live on one scale — every column whose own histogram supported nothing or only the
+  // zero bin takes that span instead of the fallback or [0, 1]. Post-processing of the same noisy
+  // counts, with the public n.
+  bool any = false;
+  for (std::size_t j = 0; j < d; ++j) any = any || unresolved[j];
+  if (!any) return out;
+  std::vector<double> pooled(bins, 0.0);
+  for (std::size_t j = 0; j < d; ++j) {
+    for (std::size_t b = 0; b < bins; ++b) pooled[b] += noisy[j * bins + b];
+  }
+  const double pooledSd = sigma * std::sqrt(static_cast<double>(d));
+  std::size_t first = bins, last = 0;
+  double smallest = std::numeric_limits<double>::infinity(), largest = 0;
+  for (std::size_t b = 1; b + 1 < bins; ++b) {  // overflow bins never set the span
+    if (!(pooled[b] > kRangeThresholdSds * pooledSd)) continue;
+    first = std::min(first, b);
+    last = b;
+    if (b == zero) continue;
+    smallest = std::min({smallest, std::abs(lower(b)), std::abs(upper(b))});
+    largest = std::max({largest, std::abs(lower(b)), std::abs(upper(b))});
+  }
+  if (!(largest > 0) || !(largest <= smallest * std::pow(10.0, kRangePoolDecades))) return out;
+  if (pooled[zero] > kRangeZeroSds * pooledSd) {
+    first = std::min(first, zero);
+    last = std::max(last, zero);
+  }
+  // … and when the span holds at least kRangePoolMass of the table's n·d values (noisy): the
+  // supported bins may be one cluster of a table on many scales, which the span would erase.
+  double inside = 0;
+  for (std::size_t b = first; b <= last; ++b) inside += pooled[b];
+  if (!(inside >= kRangePoolMass * static_cast<double>(n) * static_cast<double>(d))) return out;
+  const double lo = first == zero ? 0.0 : lower(first), hi = last == zero ? 0.0 : upper(last);
+  ColumnScaling table{lo, hi, ScalingMap::kMinMax, ScalingPath::kPooled};
+  if (lo < 0 && hi >= 0) {
+    const double a = std::max(-lo, hi);
+    table = {-a, a, ScalingMap::kSymmetric, ScalingPath::kPooled};
+  }
+  for (std::size_t j = 0; j < d; ++j) {
+    if (unresolved[j]) out[j] = table;
+  }
   return out;
 }
 
@@ -269,7 +323,7 @@ std::vector<ColumnScaling> estimatePrivateScalings(const float* x, std::size_t n
                                                    std::size_t stride, std::size_t d, double mu,
                                                    random::Generator& g) {
   const std::vector<double> noisy = noisyColumnHistograms(x, n, stride, d, mu, g);
-  return scalingsFromNoisyHistograms(noisy, d, histogramSigma(d, mu));
+  return scalingsFromNoisyHistograms(noisy, d, histogramSigma(d, mu), n);
 }
 
 std::vector<ColumnScaling> estimatePrivateScalings(const float* x, std::size_t n,
@@ -277,7 +331,7 @@ std::vector<ColumnScaling> estimatePrivateScalings(const float* x, std::size_t n
                                                    const std::vector<std::size_t>& columns,
                                                    double mu, random::Generator& g) {
   const std::vector<double> noisy = noisyColumnHistograms(x, n, stride, columns, mu, g);
-  return scalingsFromNoisyHistograms(noisy, columns.size(), histogramSigma(columns.size(), mu));
+  return scalingsFromNoisyHistograms(noisy, columns.size(), histogramSigma(columns.size(), mu), n);
 }
 
 void validateRanges(const std::vector<ColumnScaling>& ranges, std::size_t features) {
@@ -306,9 +360,10 @@ void validateRanges(const std::vector<ColumnScaling>& ranges, std::size_t featur
       case ScalingPath::kDeclared:
       case ScalingPath::kPrivate:
       case ScalingPath::kFallback:
+      case ScalingPath::kPooled:
         break;
       default:
-        throwBadParameter(name + ".path", "declared, private or fallback", double(int(r.path)));
+        throwBadParameter(name + ".path", "declared, private, fallback or pooled", double(int(r.path)));
     }
   }
 }

@@ -76,7 +76,7 @@ export interface CoreTrainResult {
   problems: CoreProblemResult[];
   seeded: boolean;
   columnRanges: [number, number][];
-  columnScalings: { lo: number; hi: number; map: "min-max" | "symmetric" | "signed-log"; path: "declared" | "private" | "fallback" }[];
+  columnScalings: { lo: number; hi: number; map: "min-max" | "symmetric" | "signed-log"; path: "declared" | "private" | "fallback" | "pooled" }[];
   rangesPrivate: boolean;
 }
 

@@ -19,6 +19,8 @@ enum class ScalingPath : std::uint8_t {
   kDeclared = 0,  // a range the user declared public
   kPrivate = 1,   // a range supported by the noisy histogram (covered by μ_ranges)
   kFallback = 2,  // no range supported by the noisy histogram: the public signed-log transform
+  kPooled = 3,    // the column's histogram supported nothing (or only 0): the table's span, from
+                  // the sum of all columns' noisy histograms (covered by μ_ranges)
 };
 
 // The per-value map of a column.
@@ -28,7 +30,7 @@ enum class ScalingMap : std::uint8_t {
   kSignedLog = 2,  // sign(x)·log1p(|x|)/hi, with lo = −hi and hi a public scale; no clamping
 };
 
-const char* scalingPathName(ScalingPath path) noexcept;  // "declared", "private", "fallback"
+const char* scalingPathName(ScalingPath path) noexcept;  // "declared", "private", "fallback", "pooled"
 const char* scalingMapName(ScalingMap map) noexcept;     // "min-max", "symmetric", "signed-log"
 // Inverses for model files and options; BAD_PARAMETER naming `parameter` for anything else.
 ScalingPath parseScalingPath(const std::string& name, const std::string& parameter);
@@ -134,16 +136,25 @@ double histogramSigma(std::size_t d, double mu);  // √(2d)/μ
 //  4. Map: a span with lo < 0 ≤ hi maps symmetrically, x ↦ clamp(x/a, −1, 1) with
 //     a = max(−lo, hi) (0 stays 0); any other span by min–max to [0, 1], a span of one bin widened
 //     by half a bin on each side (×10^⅛ in magnitude) so that it keeps most of its column's rows.
+//  5. The table's span: the sum of the d noisy histograms (noise sd σ√d) is read as one column —
+//     bins above 4σ√d, the zero bin joining at 3σ√d, outer edges, symmetric if it straddles 0.
+//     When its supported nonzero bins lie within kRangePoolDecades decades and the span holds at
+//     least kRangePoolMass of the n·d noisy counts (the table's values live on one scale: pixels,
+//     counts, one-hot blocks), each column left with the fallback or with the zero bin alone
+//     takes that span (path kPooled) — a table-wide min–max instead of columns erased by the
+//     fallback's scale or binarised by [0, 1] at small n·μ/√d.
 inline constexpr double kRangeThresholdSds = 4.0;  // detection
 inline constexpr double kRangeSecondSds = 2.0;     // mirror image (summed), growth across 0
 inline constexpr double kRangeZeroSds = 3.0;       // the zero bin (alone, or joining a span)
+inline constexpr double kRangePoolDecades = 1.0;   // step 5: the table on one scale (a factor 10)
+inline constexpr double kRangePoolMass = 0.9;      // step 5: … holding 90% of the table's values
 double fallbackScale();  // log1p(1e9) ≈ 20.72: the grid's extent [−1e9, 1e9] maps onto [−1, 1]
 ColumnScaling fallbackScaling();  // {−fallbackScale(), fallbackScale(), kSignedLog, kFallback}
 
-// One scaling per column (path kPrivate or kFallback) from d × bins noisy counts with noise σ,
-// on the default grid.
+// One scaling per column (path kPrivate, kFallback or kPooled) from d × bins noisy counts with noise σ,
+// on the default grid, for a table of n rows (public; step 5's mass test).
 std::vector<ColumnScaling> scalingsFromNoisyHistograms(const std::vector<double>& noisy,
-                                                       std::size_t d, double sigma);
+                                                       std::size_t d, double sigma, std::size_t n);
 
 // Both steps: μ-GDP private scalings of the d columns (the trainer's call; `estimatePrivateRanges`
 // is the former name).
