@@ -88,6 +88,10 @@ struct CandidateRule {
   // noisy counts inside the span reach poolColumn·n. 0: no test.
   double poolMass = 0.0;
   double poolColumn = 0.0;
+  // With pool: a span from the zero bin to the bin holding 1 is [0, 1] (as a column's), and
+  // zero-only columns take the span only when its magnitude reaches poolZeroOnlyFrom (0: always).
+  bool poolTop = false;
+  double poolZeroOnlyFrom = 0.0;
 };
 
 inline std::vector<learn::ColumnScaling> candidateScalings(const std::vector<double>& noisy,
@@ -250,6 +254,7 @@ inline std::vector<learn::ColumnScaling> candidateScalings(const std::vector<dou
     }
     if (pf != bins) {
       double lo = pf == zero ? 0.0 : lower(pf), hi = pl == zero ? 0.0 : upper(pl);
+      if (rule.poolTop && pf == zero && pl == learn::rangeBinIndex(1.0, rule.binsPerDecade)) hi = 1.0;
       // The supported nonzero bins' magnitudes lie within poolDecades decades (as the library).
       double minMag = 1e300, maxMag = 0;
       for (std::size_t b = 1; b + 1 < bins; ++b) {
@@ -272,6 +277,8 @@ inline std::vector<learn::ColumnScaling> candidateScalings(const std::vector<dou
         if (!(rule.poolMass > 0) || inside >= rule.poolMass * double(n) * double(d)) {
           for (std::size_t j = 0; j < d; ++j) {
             if (!(kind[j] == 1 || (kind[j] == 2 && rule.pool >= 2))) continue;
+            if (kind[j] == 2 && rule.poolZeroOnlyFrom > 0 &&
+                !(std::max(-c.lo, c.hi) >= rule.poolZeroOnlyFrom)) continue;
             if (rule.poolColumn > 0) {
               double own = 0;
               for (std::size_t b = pf; b <= pl; ++b) own += noisy[j * bins + b];

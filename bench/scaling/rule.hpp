@@ -1,5 +1,5 @@
 // Benchmark helper: a CandidateRule (candidates.hpp) from a compact text of '/'-separated fields,
-// e.g. "fs20.7/mir2/mirsum1/zero3/ext2/split1/zohi1/onetop1/padf0.5/zprim1/pool2/pooldec1/poolmass0.9" (≈ the library's
+// e.g. "fs20.7/mir2/mirsum1/zero3/ext2/split1/zohi1/onetop1/padf0.5/zprim1/pool2/pooldec1/poolmass0.9/poolcol0.5/pooltop1/poolzo10" (≈ the library's
 // rule). Unnamed fields keep the CandidateRule defaults. Fields:
 //   bpd (bins per decade), z (threshold, σ), fw (family-wise α), fb (signed-log fallback; 0: the
 //   old largest noisy bin), fs (fallback scale), zo (zero-only span → fallback);
@@ -12,7 +12,8 @@
 //   pool (1: columns without support take the pooled span of all columns; 2: zero-only columns
 //   too), pooldec (only when that span covers at most this many decades), poolmass (only when
 //   the span holds that share of the n·d noisy counts), poolcol (a column only when the span
-//   holds that share of its n noisy counts).
+//   holds that share of its n noisy counts), pooltop (a span from 0 to the bin holding 1 is
+//   [0, 1]), poolzo (zero-only columns only when the span's magnitude reaches this).
 // Names: "old" is the rule before this work (fb0/sym0); "library" the rule the core implements
 // (scalingsFromNoisyHistograms; `scaling_coverage check=1 rule=library` checks they agree);
 // "default" the CandidateRule defaults.
@@ -31,7 +32,7 @@ inline CandidateRule parseRule(const std::string& text) {
   CandidateRule r;
   if (text.empty() || text == "default") return r;
   if (text == "library") return parseRule(
-      "fs20.72326583794641/mir2/mirsum1/zero3/ext2/split1/zohi1/onetop1/padf0.5/zprim1/pool2/pooldec1/poolmass0.9");
+      "fs20.72326583794641/mir2/mirsum1/zero3/ext2/split1/zohi1/onetop1/padf0.5/zprim1/pool2/pooldec1/poolmass0.9/poolcol0.5/pooltop1/poolzo10");
   if (text == "old") {
     r.fallback = false;
     r.symmetric = false;
@@ -73,6 +74,8 @@ inline CandidateRule parseRule(const std::string& text) {
     else if (key == "pooldec") r.poolDecades = v;
     else if (key == "poolmass") r.poolMass = v;
     else if (key == "poolcol") r.poolColumn = v;
+    else if (key == "pooltop") r.poolTop = v != 0;
+    else if (key == "poolzo") r.poolZeroOnlyFrom = v;
     else throw std::runtime_error("unknown rule field " + key);
   }
   return r;

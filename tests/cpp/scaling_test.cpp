@@ -418,6 +418,60 @@ TEST(ScalingPooled, NotWhenTheTableSpansMoreThanADecadeOrHoldsTooLittle) {
   EXPECT_EQ(paths(scalingsFromNoisyHistograms(zeros, kD, kSigma, 100)), 0u);
 }
 
+// Who takes the span: a column only when its own noisy counts put half of its n rows inside
+// it; zero-only columns only when the span reaches 10 in magnitude (below, [0, 1] and the span
+// differ by less than a decade and [0, 1] is kept: spam's word frequencies measured better so);
+// a span from 0 to the bin holding 1 is [0, 1], as a column's (step 3).
+TEST(ScalingPooled, WhichColumnsTakeTheSpan) {
+  using namespace pooled;
+  const std::size_t bins = rangeBinCount();
+  // Column 2: no support of its own and its rows at 5,000 (spread below 4σ over four bins):
+  // the span would hold none of them — it keeps the fallback.
+  std::vector<double> noisy = oneScaleTable();
+  for (std::size_t b = 0; b < bins; ++b) noisy[2 * bins + b] = 0;
+  for (double v : {2000.0, 4000.0, 6000.0, 9000.0}) noisy[2 * bins + rangeBinIndex(v)] = 240;
+  auto s = scalingsFromNoisyHistograms(noisy, kD, kSigma, 1000);
+  EXPECT_EQ(s[2].path, ScalingPath::kFallback);
+  EXPECT_EQ(s[3].path, ScalingPath::kPooled);
+  // … the threshold is half of n: 499 of the column's rows inside the span do not make it, 500
+  // do (spread over two bins, each below 4σ: still unsupported on its own).
+  noisy[2 * bins + rangeBinIndex(4.0)] = 250;
+  noisy[2 * bins + rangeBinIndex(7.0)] = 249;
+  EXPECT_EQ(scalingsFromNoisyHistograms(noisy, kD, kSigma, 1000)[2].path, ScalingPath::kFallback);
+  noisy[2 * bins + rangeBinIndex(7.0)] = 250;
+  EXPECT_EQ(scalingsFromNoisyHistograms(noisy, kD, kSigma, 1000)[2].path, ScalingPath::kPooled);
+
+  // A table on one scale below 10 (values 2..3, span [0, 3.16)): the fallback columns take the
+  // span, the zero-only ones keep [0, 1].
+  std::vector<double> small(kD * bins, 0.0);
+  for (std::size_t j = 0; j < kD; ++j) {
+    small[j * bins + bins / 2] = j % 2 ? 500 : 2.9 * kSigma;  // odd: zero-only; even: nothing
+    small[j * bins + rangeBinIndex(2.5)] = 480;
+  }
+  s = scalingsFromNoisyHistograms(small, kD, kSigma, 1000);
+  for (std::size_t j = 0; j < kD; ++j) {
+    if (j % 2) {
+      EXPECT_EQ(s[j].path, ScalingPath::kPrivate) << j;
+      EXPECT_EQ(s[j].hi, 1.0) << j;
+    } else {
+      EXPECT_EQ(s[j].path, ScalingPath::kPooled) << j;
+      EXPECT_DOUBLE_EQ(s[j].hi, rangeBinEdges()[rangeBinIndex(2.5)]) << j;
+    }
+  }
+  // A 0/1 table (zeros and ones, none supported column by column): the span [0, 1.78) ends at 1.
+  std::vector<double> binary(kD * bins, 0.0);
+  for (std::size_t j = 0; j < kD; ++j) {
+    binary[j * bins + bins / 2] = 2.9 * kSigma;
+    binary[j * bins + rangeBinIndex(1.0)] = 380;
+  }
+  s = scalingsFromNoisyHistograms(binary, kD, kSigma, 800);
+  for (std::size_t j = 0; j < kD; ++j) {
+    EXPECT_EQ(s[j].path, ScalingPath::kPooled) << j;
+    EXPECT_EQ(s[j].lo, 0.0) << j;
+    EXPECT_EQ(s[j].hi, 1.0) << j;
+  }
+}
+
 // End to end through the noisy histograms, at the small n·μ/√d where the step matters: a
 // pixel-like table (counts 0..16, half zeros; 1,500 rows × 64 at μ_ranges = √0.1·0.125) takes the
 // table's span for most columns, and the released spans hold its values ([0, hi ≥ 10)); the mixed

@@ -276,8 +276,9 @@ std::vector<ColumnScaling> scalingsFromNoisyHistograms(const std::vector<double>
   // span"): the sum of the d noisy histograms has noise N(0, d·σ²) per bin. Its bins above 4σ√d
   // (the zero bin joining at 3σ√d) give one span; when the supported nonzero bins lie within
   // kRangePoolDecades decades and the span holds most of the table's values — a table whose
-  // values live on one scale — every column whose own histogram supported nothing or only the
-  // zero bin takes that span instead of the fallback or [0, 1]. Post-processing of the same noisy
+  // values live on one scale — a column whose own histogram supported nothing (or only the zero
+  // bin, when the span reaches kRangePoolZeroOnlyFrom) and whose own counts put half of its rows
+  // inside takes that span instead of the fallback or [0, 1]. Post-processing of the same noisy
   // counts, with the public n.
   bool any = false;
   for (std::size_t j = 0; j < d; ++j) any = any || unresolved[j];
@@ -307,14 +308,23 @@ std::vector<ColumnScaling> scalingsFromNoisyHistograms(const std::vector<double>
   double inside = 0;
   for (std::size_t b = first; b <= last; ++b) inside += pooled[b];
   if (!(inside >= kRangePoolMass * static_cast<double>(n) * static_cast<double>(d))) return out;
-  const double lo = first == zero ? 0.0 : lower(first), hi = last == zero ? 0.0 : upper(last);
+  double lo = first == zero ? 0.0 : lower(first), hi = last == zero ? 0.0 : upper(last);
+  if (first == zero && last == rangeBinIndex(1.0)) hi = 1.0;  // as step 3: 0/1 tables stay {0, 1}
   ColumnScaling table{lo, hi, ScalingMap::kMinMax, ScalingPath::kPooled};
   if (lo < 0 && hi >= 0) {
     const double a = std::max(-lo, hi);
     table = {-a, a, ScalingMap::kSymmetric, ScalingPath::kPooled};
   }
+  // A column takes the span only when its own noisy counts put at least kRangePoolColumn of its
+  // n rows inside it (the coverage bound of issue 14, per column: a column of another scale in a
+  // table mostly on one — counts of thousands among word frequencies — keeps its own result).
+  const bool farFromOne = std::max(-table.lo, table.hi) >= kRangePoolZeroOnlyFrom;
   for (std::size_t j = 0; j < d; ++j) {
-    if (unresolved[j]) out[j] = table;
+    if (!unresolved[j]) continue;
+    if (out[j].path == ScalingPath::kPrivate && !farFromOne) continue;  // zero-only: [0, 1] kept
+    double own = 0;
+    for (std::size_t b = first; b <= last; ++b) own += noisy[j * bins + b];
+    if (own >= kRangePoolColumn * static_cast<double>(n)) out[j] = table;
   }
   return out;
 }
