@@ -3,6 +3,7 @@
 //   train=PATH test=PATH seeds=5 tag=TEXT eps=1 (= epsilon) ranges=none|private|data share=S
 //   intercept=1|0 marginRootN=K (selector=fixed at the public margin γ = K/√n, n the training rows)
 //   autoSelectNoise=X (auto's selection switch, plan::PlanRequest; 0: auto never selects)
+//   autoSelectFactor=F (auto's selection grid {γ₀/F, γ₀, F·γ₀}, plan::PlanRequest)
 // and any option of the core by its API name (run::optionSpecs: delta=1e-5 selector=iter
 // calibration=paper maxIterations=T output=last stepScale=D pruning=none …); unset options take
 // the core's defaults, as in the package. ranges=none is rangeShare=0, ranges=private share=S is
@@ -54,7 +55,7 @@ int main(int argc, char** argv) {
   std::map<std::string, std::string> o = {{"seeds", "5"}, {"tag", "run"}, {"delta", "1e-5"}};
   if (!bench::parseArgs(argc, argv, o)) return 2;
   const std::set<std::string> own = {"train", "test", "seeds", "tag", "eps", "ranges", "share", "intercept", "rule", "marginRootN",
-                                     "autoSelectNoise"};
+                                     "autoSelectNoise", "autoSelectFactor"};
   run::Options options = bench::coreOptions(o, own);
   if (o.count("eps")) run::setOptionFromText(options, "epsilon", o["eps"]);
   if (o.count("intercept")) options.intercept = o["intercept"] == "1";
@@ -103,6 +104,7 @@ int main(int argc, char** argv) {
       settings = run::resolve(rest, train.n, train.d);
     }
     if (o.count("autoSelectNoise")) settings.plan.autoSelectNoise = std::stod(o["autoSelectNoise"]);
+    if (o.count("autoSelectFactor")) settings.plan.autoSelectFactor = std::stod(o["autoSelectFactor"]);
     const auto started = std::chrono::steady_clock::now();
     learn::Trainer trainer(data, settings, run::makeGenerator(settings));
     while (!trainer.advance(1u << 20)) {

@@ -93,7 +93,8 @@ V
 # Issue 15: the table's span for columns whose own histogram supports nothing (pool1) or only 0
 # (pool2), with the one-scale tests (pooldec: supported nonzero bins within that many decades;
 # poolmass: the span holds that share of the n·d counts; poolcol: of the column's n).
-# `previous` is the library rule before step 5; `library` today's (= pool2/pooldec1/poolmass0.9).
+# `previous` is the library rule before step 5; `final` the rule chosen (= the library's, through
+# the runner's rule path); `library` the trainer's own path.
 pooled_variants() {
   local H=fs20.72326583794641/mir2/mirsum1/zero3/ext2/split1/zohi1/onetop1/padf0.5/zprim1
   cat <<V
@@ -105,6 +106,7 @@ pool2d1|ranges=rule rule=$H/pool2/pooldec1
 pool2d2|ranges=rule rule=$H/pool2/pooldec2
 pm9|ranges=rule rule=$H/pool2/pooldec1/poolmass0.9
 pm9c5|ranges=rule rule=$H/pool2/pooldec1/poolmass0.9/poolcol0.5
+final|ranges=rule rule=$H/pool2/pooldec1/poolmass0.9/poolcol0.5/pooltop1/poolzo10
 library|ranges=private
 V
   printf '%s\n' "${EXTRA:-}"
