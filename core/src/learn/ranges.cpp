@@ -2,9 +2,9 @@
 
 #include <algorithm>
 #include <cmath>
-#include <limits>
 #include <cstdint>
 #include <cstring>
+#include <limits>
 #include <string>
 
 #include "dpmargin/error.hpp"
