@@ -297,6 +297,36 @@ describe("column ranges", () => {
     expect(columnMaps).toHaveLength(3);
   });
 
+  test("a table on one scale at small n: unresolved columns take the table's span (path pooled)", async () => {
+    // 1,500 rows × 64 pixel-like counts (half zeros, else 1..16) at ε = 0.5: no column's own
+    // histogram supports more than its zero bin, the sum of them does (docs/SCALING.md, step 5).
+    const m = 1500, d = 64;
+    const f = new Float64Array(d * m);
+    const y = new Int8Array(m);
+    for (let i = 0; i < m; i++) {
+      let s = 0;
+      for (let j = 0; j < d; j++) {
+        const h = (i * 2654435761 + j * 40503) >>> 0;
+        const v = (h >>> 7) % 2 ? 0 : 1 + ((h >>> 11) % 16);
+        f[d * i + j] = v;
+        s += j < d / 2 ? v : -v;
+      }
+      y[i] = s > 0 ? 1 : -1;
+    }
+    const { model, report } = await dp.train({ features: f, labels: y, columns: d }, { epsilon: 0.5, delta: 1e-5, seed: 5 });
+    const pooled = report.columnScalings.filter((c) => c.path === "pooled");
+    expect(pooled.length).toBeGreaterThan(d / 2);
+    for (const c of pooled) {
+      expect(c).toMatchObject({ lo: 0, map: "min-max" });
+      expect(c.hi).toBeGreaterThanOrEqual(10);
+      expect(c.hi).toBeLessThan(17.8);
+    }
+    expect(report.columnScalings.map((c) => [c.lo, c.hi])).toEqual(report.columnRanges);
+    // The span reaches the model file like any range: a loaded model predicts the same.
+    const loaded = dp.modelFromJSON(JSON.stringify(model.toJSON()));
+    expect(Array.from(loaded.predict(f.subarray(0, 10 * d)).scores)).toEqual(Array.from(model.predict(f.subarray(0, 10 * d)).scores));
+  });
+
   test("declared ranges take a map per column, validated", async () => {
     const centred = { features: Float64Array.from([-2, 1, 2, -1, -1, 3, 1, -3]), labels: Int8Array.from([-1, 1, -1, 1]), columns: 2 };
     const { report, model } = await dp.train(centred, {
