@@ -472,6 +472,57 @@ TEST(ScalingPooled, WhichColumnsTakeTheSpan) {
   }
 }
 
+// A property over random noisy histograms (one-scale tables at random scales, random noise,
+// d, n and σ, so that step 5 fires often): every scaling is valid (validateRanges), all pooled
+// columns share one span, every other column keeps what steps 1–4 gave it, and only columns
+// that had the fallback or the zero bin's [0, 1] are replaced.
+TEST(ScalingPooled, RandomHistogramsGiveValidScalingsAndOneSharedSpan) {
+  std::mt19937_64 rng(11);
+  std::normal_distribution<double> z;
+  std::uniform_real_distribution<double> u(0, 1);
+  const std::size_t bins = rangeBinCount(), zero = bins / 2;
+  std::size_t firedTrials = 0;
+  for (int trial = 0; trial < 400; ++trial) {
+    const std::size_t d = 1 + rng() % 40, n = 50 + rng() % 5000;
+    const double sigma = 5 + 400 * u(rng);
+    const double scale = std::pow(10.0, -3 + 9 * u(rng));  // the table's scale
+    const double sign = u(rng) < 0.2 ? -1 : 1;
+    std::vector<double> noisy(d * bins);
+    for (std::size_t j = 0; j < d; ++j) {
+      const double zeros = u(rng) * double(n);
+      noisy[j * bins + zero] += zeros;
+      for (int k = 0; k < 4; ++k) {  // the rest in bins within a decade of the scale
+        noisy[j * bins + rangeBinIndex(sign * scale * (1 + 9 * u(rng)))] += (double(n) - zeros) / 4;
+      }
+      for (std::size_t b = 0; b < bins; ++b) noisy[j * bins + b] += sigma * z(rng);
+    }
+    const auto s = scalingsFromNoisyHistograms(noisy, d, sigma, n);
+    ASSERT_NO_THROW(validateRanges(s, d)) << trial;
+    const ColumnScaling* span = nullptr;
+    for (std::size_t j = 0; j < d; ++j) {
+      // Steps 1–4 are per column: the column read alone (d = 1, where step 5 cannot fire: the
+      // sum is the column itself) is what it had before step 5.
+      const std::vector<double> one(noisy.begin() + long(j * bins), noisy.begin() + long((j + 1) * bins));
+      const ColumnScaling own = scalingsFromNoisyHistograms(one, 1, sigma, n)[0];
+      if (s[j].path != ScalingPath::kPooled) {
+        EXPECT_EQ(s[j].lo, own.lo) << trial;
+        EXPECT_EQ(s[j].hi, own.hi) << trial;
+        EXPECT_EQ(s[j].path, own.path) << trial;
+        continue;
+      }
+      EXPECT_TRUE(own.path == ScalingPath::kFallback || (own.lo == 0.0 && own.hi == 1.0))
+          << trial << ": a column with a range of its own was replaced";
+      if (span == nullptr) span = &s[j];
+      EXPECT_EQ(s[j].lo, span->lo) << trial;
+      EXPECT_EQ(s[j].hi, span->hi) << trial;
+      EXPECT_EQ(s[j].map, span->map) << trial;
+      EXPECT_NE(s[j].map, ScalingMap::kSignedLog) << trial;
+    }
+    firedTrials += span != nullptr;
+  }
+  EXPECT_GT(firedTrials, 40u);  // the property was exercised, not vacuous
+}
+
 // End to end through the noisy histograms, at the small n·μ/√d where the step matters: a
 // pixel-like table (counts 0..16, half zeros; 1,500 rows × 64 at μ_ranges = √0.1·0.125) takes the
 // table's span for most columns, and the released spans hold its values ([0, hi ≥ 10)); the mixed
