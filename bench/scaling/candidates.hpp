@@ -78,7 +78,8 @@ struct CandidateRule {
   bool zeroOnlyFallback = false;
   // > 0: the d noisy histograms summed (noise sd σ·√d) give a table-wide span; columns whose own
   // histogram supports nothing (1), and also zero-only columns (2), take it instead of the
-  // fallback / [0, zeroOnlyHi]. Post-processing of the same counts.
+  // fallback / [0, zeroOnlyHi]; 3: as 2, but those columns get the signed log at the span's
+  // scale, log1p(max |span|) (tried on digits, not kept). Post-processing of the same counts.
   int pool = 0;
   // With pool: only when the pooled span's nonzero part covers at most poolDecades decades
   // (a table whose values live on one scale); 0: always.

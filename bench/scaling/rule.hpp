@@ -10,7 +10,7 @@
 //   mass / msd / cap (noisy-mass support test), pad / padf / padspan (widening of narrow spans);
 //   sym (symmetric map for spans straddling 0), ratio (symmetric map for every span);
 //   pool (1: columns without support take the pooled span of all columns; 2: zero-only columns
-//   too), pooldec (only when that span covers at most this many decades), poolmass (only when
+//   too; 3: as 2 with the signed log at the span's scale), pooldec (only when that span covers at most this many decades), poolmass (only when
 //   the span holds that share of the n·d noisy counts), poolcol (a column only when the span
 //   holds that share of its n noisy counts), pooltop (a span from 0 to the bin holding 1 is
 //   [0, 1]), poolzo (zero-only columns only when the span's magnitude reaches this).
