@@ -329,7 +329,8 @@ export interface ColumnScaling {
   map: ColumnMap;
   /** declared: a public range the user gave; private: supported by the noisy histogram (covered
    *  by μ_ranges); fallback: no range was supported, the public signed-log transform; pooled: the
-   *  column's own histogram supported nothing (or only 0), so it takes the table's span from the
-   *  sum of all columns' noisy histograms (covered by μ_ranges; docs/SCALING.md). */
+   *  column's own histogram supported nothing (or only 0) and the table is on one scale, so it
+   *  takes the table's span from the sum of all columns' noisy histograms (covered by μ_ranges;
+   *  docs/SCALING.md, "The table's span"). */
   path: "declared" | "private" | "fallback" | "pooled";
 }

@@ -82,7 +82,7 @@ export function releasedItems(o: TrainOutcome): string[] {
     const count = (path: string) => r.columnScalings!.filter((c) => c.path === path).length;
     const parts = [
       [count("private"), "ranges estimated privately (μ_ranges)"],
-      [count("pooled"), "the table's span, estimated privately from all columns' histograms together (the column's own supported no range)"],
+      [count("pooled"), "the table's span, estimated privately from all columns' histograms together (the column's own supported no range, or only 0)"],
       [count("fallback"), "public signed-log transforms (the noisy histogram supported no range)"],
       [count("declared"), "declared public (encoded 0/1 columns and declared ranges)"],
     ].filter(([n]) => (n as number) > 0).map(([n, what]) => `${n} ${what}`);

@@ -210,10 +210,24 @@ std::vector<ColumnScaling> scalingsFromNoisyHistograms(const std::vector<double>
   // Bin b spans [lower(b), upper(b)); the two overflow bins are capped at the outer edges.
   auto lower = [&](std::size_t b) { return b == 0 ? e.front() : e[b - 1]; };
   auto upper = [&](std::size_t b) { return b == bins - 1 ? e.back() : e[b]; };
+  // Steps 3 and 4 for a span of bins [first, last]: its ends (the zero bin ends it at 0 exactly;
+  // from the zero bin to the bin holding 1, or the zero bin alone, it is [0, 1]) and its map
+  // (symmetric if it straddles 0, else min–max). Columns (step 4's widening aside) and the
+  // table's span (step 5) alike.
+  auto spanScaling = [&](std::size_t first, std::size_t last, ScalingPath path) -> ColumnScaling {
+    const double lo = first == zero ? 0.0 : lower(first);
+    double hi = last == zero ? 0.0 : upper(last);
+    if (first == zero && (last == zero || last == rangeBinIndex(1.0))) hi = 1.0;
+    if (lo < 0 && hi >= 0) {
+      const double a = std::max(-lo, hi);
+      return {-a, a, ScalingMap::kSymmetric, path};
+    }
+    return {lo, hi, ScalingMap::kMinMax, path};
+  };
   std::vector<ColumnScaling> out(d);
-  // Columns that step 5 may give the table's span: no supported bin (fallback), or the zero bin
-  // alone ([0, 1]).
-  std::vector<bool> unresolved(d, false);
+  // Columns whose span is the zero bin alone ([0, 1]): with the fallback's, step 5 may give them
+  // the table's span.
+  std::vector<bool> zeroOnly(d, false);
   for (std::size_t j = 0; j < d; ++j) {
     const double* h = noisy.data() + j * bins;
     // 1. Supported bins (the zero bin alone at 3σ); none: the public fallback, whatever the noisy
@@ -228,7 +242,6 @@ std::vector<ColumnScaling> scalingsFromNoisyHistograms(const std::vector<double>
     if (first == bins && h[zero] > zeroLevel) first = last = zero;  // one pre-specified bin: 3σ
     if (first == bins) {
       out[j] = fallbackScaling();
-      unresolved[j] = true;
       continue;
     }
     // 2. Mirror image (2σ·√k on the sum), zero (3σ), and for a span straddling 0 adjacent bins (2σ).
@@ -251,26 +264,18 @@ std::vector<ColumnScaling> scalingsFromNoisyHistograms(const std::vector<double>
     }
     if (first == last && (first == 0 || first == bins - 1)) {
       out[j] = fallbackScaling();  // only an overflow bin: the grid does not resolve the column
-      unresolved[j] = true;
       continue;
     }
-    unresolved[j] = first == zero && last == zero;
-    // 3. Ends. A span from the zero bin to the bin holding 1, or the zero bin alone, is [0, 1].
-    double lo = first == zero ? 0.0 : lower(first), hi = last == zero ? 0.0 : upper(last);
-    if (first == zero && (last == zero || last == rangeBinIndex(1.0))) hi = 1.0;
-    // 4. Map.
-    if (lo < 0 && hi >= 0) {
-      const double a = std::max(-lo, hi);
-      out[j] = {-a, a, ScalingMap::kSymmetric, ScalingPath::kPrivate};
-      continue;
-    }
-    if (first == last && first != zero) {  // one bin, on one side of 0: half a bin wider
+    zeroOnly[j] = first == zero && last == zero;
+    // 3.–4. Ends and map; a min–max span of one bin on one side of 0 is half a bin wider.
+    ColumnScaling c = spanScaling(first, last, ScalingPath::kPrivate);
+    if (c.map == ScalingMap::kMinMax && first == last && first != zero) {
       const double widen = std::pow(10.0, 0.5 / kDefaultBinsPerDecade);
-      if (lo > 0) lo /= widen, hi *= widen;
-      else lo *= widen, hi /= widen;
+      if (c.lo > 0) c.lo /= widen, c.hi *= widen;
+      else c.lo *= widen, c.hi /= widen;
     }
-    if (!(hi > lo)) hi = lo + 1.0;  // cannot happen on this grid; keeps hi > lo in any case
-    out[j] = {lo, hi, ScalingMap::kMinMax, ScalingPath::kPrivate};
+    if (!(c.hi > c.lo)) c.hi = c.lo + 1.0;  // cannot happen on this grid; keeps hi > lo in any case
+    out[j] = c;
   }
   // 5. The table's span, for the columns left unresolved (issue 15, docs/SCALING.md "The table's
   // span"): the sum of the d noisy histograms has noise N(0, d·σ²) per bin. Its bins above 4σ√d
@@ -280,8 +285,9 @@ std::vector<ColumnScaling> scalingsFromNoisyHistograms(const std::vector<double>
   // bin, when the span reaches kRangePoolZeroOnlyFrom) and whose own counts put half of its rows
   // inside takes that span instead of the fallback or [0, 1]. Post-processing of the same noisy
   // counts, with the public n.
+  auto unresolved = [&](std::size_t j) { return zeroOnly[j] || out[j].path == ScalingPath::kFallback; };
   bool any = false;
-  for (std::size_t j = 0; j < d; ++j) any = any || unresolved[j];
+  for (std::size_t j = 0; j < d; ++j) any = any || unresolved(j);
   if (!any) return out;
   std::vector<double> pooled(bins, 0.0);
   for (std::size_t j = 0; j < d; ++j) {
@@ -308,20 +314,13 @@ std::vector<ColumnScaling> scalingsFromNoisyHistograms(const std::vector<double>
   double inside = 0;
   for (std::size_t b = first; b <= last; ++b) inside += pooled[b];
   if (!(inside >= kRangePoolMass * static_cast<double>(n) * static_cast<double>(d))) return out;
-  double lo = first == zero ? 0.0 : lower(first), hi = last == zero ? 0.0 : upper(last);
-  if (first == zero && last == rangeBinIndex(1.0)) hi = 1.0;  // as step 3: 0/1 tables stay {0, 1}
-  ColumnScaling table{lo, hi, ScalingMap::kMinMax, ScalingPath::kPooled};
-  if (lo < 0 && hi >= 0) {
-    const double a = std::max(-lo, hi);
-    table = {-a, a, ScalingMap::kSymmetric, ScalingPath::kPooled};
-  }
+  const ColumnScaling table = spanScaling(first, last, ScalingPath::kPooled);  // a 0/1 table: [0, 1]
   // A column takes the span only when its own noisy counts put at least kRangePoolColumn of its
   // n rows inside it (the coverage bound of issue 14, per column: a column of another scale in a
   // table mostly on one — counts of thousands among word frequencies — keeps its own result).
   const bool farFromOne = std::max(-table.lo, table.hi) >= kRangePoolZeroOnlyFrom;
   for (std::size_t j = 0; j < d; ++j) {
-    if (!unresolved[j]) continue;
-    if (out[j].path == ScalingPath::kPrivate && !farFromOne) continue;  // zero-only: [0, 1] kept
+    if (!unresolved(j) || (zeroOnly[j] && !farFromOne)) continue;  // zero-only: [0, 1] kept
     double own = 0;
     for (std::size_t b = first; b <= last; ++b) own += noisy[j * bins + b];
     if (own >= kRangePoolColumn * static_cast<double>(n)) out[j] = table;
