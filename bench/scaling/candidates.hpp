@@ -84,6 +84,17 @@ struct CandidateRule {
   // With pool: only when the pooled span's nonzero part covers at most poolDecades decades
   // (a table whose values live on one scale); 0: always.
   double poolDecades = 0.0;
+  // With pool and poolDecades: > 0 relaxes that test to a share — the supported nonzero bins
+  // lying within poolDecades decades below the largest magnitude hold at least poolTopMass of all
+  // supported nonzero bins' noisy counts (a centred column's values near 0 spread over decades).
+  double poolTopMass = 0.0;
+  // With pool: the mass and column tests allow poolSlack noise sds below their thresholds (the
+  // sum of k bins has noise sd σ√k, or σ√(d·k) pooled): where the counts cannot tell, pool.
+  double poolSlack = 0.0;
+  double poolMassSlack = -1.0;  // the mass test's own slack (< 0: poolSlack)
+  double poolMassFloor = 0.0;   // … never below poolMassFloor·n·d
+  // Both tests count only the span's bins whose sum passes poolHeld·σ√d (0: every span bin).
+  double poolHeld = 0.0;
   // With pool: only when the summed noisy counts inside the span reach poolMass·n·d (the table's
   // values, not only its supported bins, live there); and a column takes it only when its own
   // noisy counts inside the span reach poolColumn·n. 0: no test.
@@ -263,7 +274,18 @@ inline std::vector<learn::ColumnScaling> candidateScalings(const std::vector<dou
         minMag = std::min({minMag, std::abs(lower(b)), std::abs(upper(b))});
         maxMag = std::max({maxMag, std::abs(lower(b)), std::abs(upper(b))});
       }
-      if (maxMag > 0 && (rule.poolDecades <= 0 || maxMag <= minMag * std::pow(10.0, rule.poolDecades))) {
+      bool oneScale = rule.poolDecades <= 0 || maxMag <= minMag * std::pow(10.0, rule.poolDecades);
+      if (rule.poolTopMass > 0 && rule.poolDecades > 0 && maxMag > 0) {
+        double top = 0, all = 0;
+        for (std::size_t b = 1; b + 1 < bins; ++b) {
+          if (b == zero || !(pooled[b] > z * sdPooled)) continue;
+          all += pooled[b];
+          if (std::min(std::abs(lower(b)), std::abs(upper(b))) * std::pow(10.0, rule.poolDecades) * (1 + 1e-9) >= maxMag)
+            top += pooled[b];
+        }
+        oneScale = top >= rule.poolTopMass * all;
+      }
+      if (maxMag > 0 && oneScale) {
         learn::ColumnScaling c{lo, hi, learn::ScalingMap::kMinMax, learn::ScalingPath::kPooled};
         if (lo < 0 && hi >= 0) {
           const double a = std::max(-lo, hi);
@@ -273,17 +295,26 @@ inline std::vector<learn::ColumnScaling> candidateScalings(const std::vector<dou
           const double a = std::log1p(std::max(std::abs(lo), std::abs(hi)));
           c = learn::ColumnScaling{-a, a, learn::ScalingMap::kSignedLog, learn::ScalingPath::kFallback};
         }
+        std::vector<std::size_t> held;
+        for (std::size_t b = pf; b <= pl; ++b) {
+          if (!(rule.poolHeld > 0) || pooled[b] > rule.poolHeld * sdPooled) held.push_back(b);
+        }
         double inside = 0;
-        for (std::size_t b = pf; b <= pl; ++b) inside += pooled[b];
-        if (!(rule.poolMass > 0) || inside >= rule.poolMass * double(n) * double(d)) {
+        for (std::size_t b : held) inside += pooled[b];
+        const double spanBins = double(held.size());
+        if (!(rule.poolMass > 0) ||
+            inside >= std::max(rule.poolMassFloor * double(n) * double(d),
+                             rule.poolMass * double(n) * double(d) -
+                                 (rule.poolMassSlack < 0 ? rule.poolSlack : rule.poolMassSlack) * sdPooled *
+                                     std::sqrt(spanBins))) {
           for (std::size_t j = 0; j < d; ++j) {
             if (!(kind[j] == 1 || (kind[j] == 2 && rule.pool >= 2))) continue;
             if (kind[j] == 2 && rule.poolZeroOnlyFrom > 0 &&
                 !(std::max(-c.lo, c.hi) >= rule.poolZeroOnlyFrom)) continue;
             if (rule.poolColumn > 0) {
               double own = 0;
-              for (std::size_t b = pf; b <= pl; ++b) own += noisy[j * bins + b];
-              if (!(own >= rule.poolColumn * double(n))) continue;
+              for (std::size_t b : held) own += noisy[j * bins + b];
+              if (!(own >= rule.poolColumn * double(n) - rule.poolSlack * sigma * std::sqrt(spanBins))) continue;
             }
             out[j] = c;
           }

@@ -1,5 +1,5 @@
 // Benchmark helper: a CandidateRule (candidates.hpp) from a compact text of '/'-separated fields,
-// e.g. "fs20.7/mir2/mirsum1/zero3/ext2/split1/zohi1/onetop1/padf0.5/zprim1/pool2/pooldec1/poolmass0.9/poolcol0.5/pooltop1/poolzo10" (≈ the library's
+// e.g. "fs20.7/mir2/mirsum1/zero3/ext2/split1/zohi1/onetop1/padf0.5/zprim1/pool2/pooldec1.5/pooltopmass0.9/poolmass0.9/poolcol0.5/pooltop1/poolzo10/poolslack2/poolmslack0" (≈ the library's
 // rule). Unnamed fields keep the CandidateRule defaults. Fields:
 //   bpd (bins per decade), z (threshold, σ), fw (family-wise α), fb (signed-log fallback; 0: the
 //   old largest noisy bin), fs (fallback scale), zo (zero-only span → fallback);
@@ -10,7 +10,12 @@
 //   mass / msd / cap (noisy-mass support test), pad / padf / padspan (widening of narrow spans);
 //   sym (symmetric map for spans straddling 0), ratio (symmetric map for every span);
 //   pool (1: columns without support take the pooled span of all columns; 2: zero-only columns
-//   too; 3: as 2 with the signed log at the span's scale), pooldec (only when that span covers at most this many decades), poolmass (only when
+//   too; 3: as 2 with the signed log at the span's scale), pooldec (only when that span covers at most this many decades; with
+//   pooltopmass F: when the supported nonzero bins within that many decades below its largest
+//   magnitude hold a share F of their noisy counts; poolslack S: the mass and column tests
+//   allow S noise sds below their thresholds, poolmslack the mass test's own, poolmfloor F the
+//   mass test never below F·n·d; poolheld H: both count only the span's bins whose sum passes
+//   H·σ√d), poolmass (only when
 //   the span holds that share of the n·d noisy counts), poolcol (a column only when the span
 //   holds that share of its n noisy counts), pooltop (a span from 0 to the bin holding 1 is
 //   [0, 1]), poolzo (zero-only columns only when the span's magnitude reaches this).
@@ -32,7 +37,7 @@ inline CandidateRule parseRule(const std::string& text) {
   CandidateRule r;
   if (text.empty() || text == "default") return r;
   if (text == "library") return parseRule(
-      "fs20.72326583794641/mir2/mirsum1/zero3/ext2/split1/zohi1/onetop1/padf0.5/zprim1/pool2/pooldec1/poolmass0.9/poolcol0.5/pooltop1/poolzo10");
+      "fs20.72326583794641/mir2/mirsum1/zero3/ext2/split1/zohi1/onetop1/padf0.5/zprim1/pool2/pooldec1.5/pooltopmass0.9/poolmass0.9/poolcol0.5/pooltop1/poolzo10/poolslack2/poolmslack0");
   if (text == "old") {
     r.fallback = false;
     r.symmetric = false;
@@ -73,6 +78,11 @@ inline CandidateRule parseRule(const std::string& text) {
     else if (key == "pool") r.pool = int(v);
     else if (key == "pooldec") r.poolDecades = v;
     else if (key == "poolmass") r.poolMass = v;
+    else if (key == "pooltopmass") r.poolTopMass = v;
+    else if (key == "poolslack") r.poolSlack = v;
+    else if (key == "poolmslack") r.poolMassSlack = v;
+    else if (key == "poolmfloor") r.poolMassFloor = v;
+    else if (key == "poolheld") r.poolHeld = v;
     else if (key == "poolcol") r.poolColumn = v;
     else if (key == "pooltop") r.poolTop = v != 0;
     else if (key == "poolzo") r.poolZeroOnlyFrom = v;

@@ -381,23 +381,41 @@ TEST(ScalingPooled, UnresolvedColumnsTakeTheTableSpanWhenTheTableIsOnOneScale) {
   EXPECT_EQ(applyScaling(0.0, s[5]), 0.0);
 }
 
-TEST(ScalingPooled, NotWhenTheTableSpansMoreThanADecadeOrHoldsTooLittle) {
+TEST(ScalingPooled, NotWhenTheTableIsOnSeveralScalesOrHoldsTooLittle) {
   using namespace pooled;
-  const std::size_t bins = rangeBinCount();
+  const std::size_t bins = rangeBinCount(), zero = bins / 2;
   auto paths = [](const std::vector<ColumnScaling>& s) {
     std::size_t pooledCount = 0;
     for (const auto& c : s) pooledCount += c.path == ScalingPath::kPooled;
     return pooledCount;
   };
   ASSERT_EQ(paths(scalingsFromNoisyHistograms(oneScaleTable(), kD, kSigma, kN)), kD);
-  // Values at 400 in every column too: the sum's supported nonzero bins span [3.16, 562) — more
-  // than a decade (a table on several scales): nothing pooled, the columns keep [0, 1].
+  // Values at 400 in every column too: the sum's supported nonzero bins span [3.16, 562) and
+  // those within 1.5 decades of 562 (≥ 17.8) hold 3,200 of 12,800 (25% < 90%) — a table on
+  // several scales: nothing pooled, the columns keep [0, 1].
   std::vector<double> wide = oneScaleTable();
   for (std::size_t j = 0; j < kD; ++j) wide[j * bins + rangeBinIndex(400.0)] = 160;
   const auto w = scalingsFromNoisyHistograms(wide, kD, kSigma, kN);
   EXPECT_EQ(paths(w), 0u);
   EXPECT_EQ(w[3].hi, 1.0);
   EXPECT_EQ(w[3].path, ScalingPath::kPrivate);
+  // The share, not every bin: 400 rows a column in the three top bins and 120 further down (a
+  // centred column's values near 0). At 0.5 — bin [0.316, 0.562), beyond 1.5 decades below 17.8 —
+  // 2,400 of 26,400 (9.1%) lie outside the top: still one scale, pooled; 130 a column there
+  // (9.8%) too; 140 (10.4%) not. In the bin [0.562, 1) — within 1.5 decades — any amount is top.
+  auto centred = [&](double low, double perColumn) {
+    std::vector<double> noisy(kD * bins, 0.0);
+    for (std::size_t j = 0; j < kD; ++j) {
+      noisy[j * bins + zero] = 500;
+      for (double v : {4.0, 7.0, 12.0}) noisy[j * bins + rangeBinIndex(v)] = 400;
+      noisy[j * bins + rangeBinIndex(low)] = perColumn;
+    }
+    return noisy;
+  };
+  EXPECT_EQ(paths(scalingsFromNoisyHistograms(centred(0.5, 120), kD, kSigma, 1820)), kD);
+  EXPECT_EQ(paths(scalingsFromNoisyHistograms(centred(0.5, 130), kD, kSigma, 1830)), kD);
+  EXPECT_EQ(paths(scalingsFromNoisyHistograms(centred(0.5, 140), kD, kSigma, 1840)), 0u);
+  EXPECT_EQ(paths(scalingsFromNoisyHistograms(centred(0.7, 400), kD, kSigma, 2100)), kD);
   // The same counts read as a table of 1,100 rows: the span holds 19,600 < 0.9·n·d = 19,800 of
   // its values — the supported bins may be one cluster of a table on many scales: nothing pooled.
   EXPECT_EQ(paths(scalingsFromNoisyHistograms(oneScaleTable(), kD, kSigma, 1100)), 0u);
@@ -406,7 +424,7 @@ TEST(ScalingPooled, NotWhenTheTableSpansMoreThanADecadeOrHoldsTooLittle) {
   std::vector<double> edge(kD * bins, 0.0);
   const double each = 4.0 * kSigma * std::sqrt(double(kD)) / double(kD);
   for (std::size_t j = 0; j < kD; ++j) {
-    edge[j * bins + bins / 2] = 3.5 * kSigma;
+    edge[j * bins + zero] = 3.5 * kSigma;
     edge[j * bins + rangeBinIndex(7.0)] = each * 0.999;
   }
   EXPECT_EQ(paths(scalingsFromNoisyHistograms(edge, kD, kSigma, 100)), 0u);
@@ -414,35 +432,61 @@ TEST(ScalingPooled, NotWhenTheTableSpansMoreThanADecadeOrHoldsTooLittle) {
   EXPECT_EQ(paths(scalingsFromNoisyHistograms(edge, kD, kSigma, 100)), kD);
   // Supported only by the zero bin (a sparse table): no span to give.
   std::vector<double> zeros(kD * bins, 0.0);
-  for (std::size_t j = 0; j < kD; ++j) zeros[j * bins + bins / 2] = 3.5 * kSigma;
+  for (std::size_t j = 0; j < kD; ++j) zeros[j * bins + zero] = 3.5 * kSigma;
   EXPECT_EQ(paths(scalingsFromNoisyHistograms(zeros, kD, kSigma, 100)), 0u);
 }
 
 // Who takes the span: a column only when its own noisy counts put half of its n rows inside
-// it; zero-only columns only when the span reaches 10 in magnitude (below, [0, 1] and the span
-// differ by less than a decade and [0, 1] is kept: spam's word frequencies measured better so);
-// a span from 0 to the bin holding 1 is [0, 1], as a column's (step 3).
+// it, less kRangePoolSlackSds noise sds of that sum (σ√k over the span's k bins): where its
+// counts cannot tell, the table's evidence decides; zero-only columns only when the span reaches 10 in magnitude (below,
+// [0, 1] and the span differ by less than a decade and [0, 1] is kept: spam's word frequencies
+// measured better so); a span from 0 to the bin holding 1 is [0, 1], as a column's (step 3).
 TEST(ScalingPooled, WhichColumnsTakeTheSpan) {
-  using namespace pooled;
-  const std::size_t bins = rangeBinCount();
-  // Column 2: no support of its own and its rows at 5,000 (spread below 4σ over four bins):
-  // the span would hold none of them — it keeps the fallback.
-  std::vector<double> noisy = oneScaleTable();
+  const std::size_t bins = rangeBinCount(), zero = bins / 2, d = 20, n = 300;
+  const double sigma = 10;
+  // d = 20 columns of n = 300 rows at σ = 10: 144 zeros (the zero bin alone supported) and 39
+  // rows in each bin of [10, 100) (below 4σ); the span [0, 100), k bins from 0 to 100's.
+  std::vector<double> noisy(d * bins, 0.0);
+  for (std::size_t j = 0; j < d; ++j) {
+    noisy[j * bins + zero] = 144;
+    for (double v : {12.0, 20.0, 40.0, 70.0}) noisy[j * bins + rangeBinIndex(v)] = 39;
+  }
+  // Column 2: no support of its own and its rows at 1,000–10,000 (below 4σ in four bins): the
+  // span holds none of them — it keeps the fallback.
   for (std::size_t b = 0; b < bins; ++b) noisy[2 * bins + b] = 0;
-  for (double v : {2000.0, 4000.0, 6000.0, 9000.0}) noisy[2 * bins + rangeBinIndex(v)] = 240;
-  auto s = scalingsFromNoisyHistograms(noisy, kD, kSigma, 1000);
+  for (double v : {1200.0, 2000.0, 4000.0, 7000.0}) noisy[2 * bins + rangeBinIndex(v)] = 39;
+  auto s = scalingsFromNoisyHistograms(noisy, d, sigma, n);
   EXPECT_EQ(s[2].path, ScalingPath::kFallback);
   EXPECT_EQ(s[3].path, ScalingPath::kPooled);
-  // … the threshold is half of n: 499 of the column's rows inside the span do not make it, 500
-  // do (spread over two bins, each below 4σ: still unsupported on its own).
-  noisy[2 * bins + rangeBinIndex(4.0)] = 250;
-  noisy[2 * bins + rangeBinIndex(7.0)] = 249;
-  EXPECT_EQ(scalingsFromNoisyHistograms(noisy, kD, kSigma, 1000)[2].path, ScalingPath::kFallback);
-  noisy[2 * bins + rangeBinIndex(7.0)] = 250;
-  EXPECT_EQ(scalingsFromNoisyHistograms(noisy, kD, kSigma, 1000)[2].path, ScalingPath::kPooled);
+  EXPECT_EQ(s[3].hi, 100.0);
+  // … the threshold is n/2 − 2σ√k over the span's k bins (from the zero bin to 100's): just
+  // below in three bins of the span (each below 4σ: still unsupported on its own), the
+  // fallback; just above, the span.
+  const double k = double(rangeBinIndex(70.0) - zero + 1);
+  const double threshold = 0.5 * double(n) - kRangePoolSlackSds * sigma * std::sqrt(k);
+  ASSERT_GT(threshold, 0.0);
+  ASSERT_LT(threshold / 3, 4 * sigma);
+  noisy[2 * bins + rangeBinIndex(12.0)] = threshold / 3;
+  noisy[2 * bins + rangeBinIndex(20.0)] = threshold / 3;
+  noisy[2 * bins + rangeBinIndex(40.0)] = threshold / 3 - 0.01;
+  EXPECT_EQ(scalingsFromNoisyHistograms(noisy, d, sigma, n)[2].path, ScalingPath::kFallback);
+  noisy[2 * bins + rangeBinIndex(40.0)] = threshold / 3 + 0.01;
+  EXPECT_EQ(scalingsFromNoisyHistograms(noisy, d, sigma, n)[2].path, ScalingPath::kPooled);
+  // Where the column's counts cannot tell (σ = 130 and n = 1,000 in the pooled table above:
+  // n/2 − 2σ√k < 0), a column at 5,000 takes the span like the others — the cost of treating
+  // every column alike when no column's own histogram resolves anything.
+  {
+    using namespace pooled;
+    std::vector<double> one = oneScaleTable();
+    for (std::size_t b = 0; b < bins; ++b) one[2 * bins + b] = 0;
+    for (double v : {2000.0, 4000.0, 6000.0, 9000.0}) one[2 * bins + rangeBinIndex(v)] = 240;
+    EXPECT_EQ(scalingsFromNoisyHistograms(one, kD, kSigma, kN)[2].path, ScalingPath::kPooled);
+  }
 
   // A table on one scale below 10 (values 2..3, span [0, 3.16)): the fallback columns take the
   // span, the zero-only ones keep [0, 1].
+  const double kSigma = pooled::kSigma;
+  const std::size_t kD = pooled::kD;
   std::vector<double> small(kD * bins, 0.0);
   for (std::size_t j = 0; j < kD; ++j) {
     small[j * bins + bins / 2] = j % 2 ? 500 : 2.9 * kSigma;  // odd: zero-only; even: nothing
@@ -525,8 +569,8 @@ TEST(ScalingPooled, RandomHistogramsGiveValidScalingsAndOneSharedSpan) {
 
 // End to end through the noisy histograms, at the small n·μ/√d where the step matters: a
 // pixel-like table (counts 0..16, half zeros; 1,500 rows × 64 at μ_ranges = √0.1·0.125) takes the
-// table's span for most columns, and the released spans hold its values ([0, hi ≥ 10)); the mixed
-// table (raw units, centred, sparse, binary, negative and spread columns) never does.
+// table's span for most columns, and the released spans hold its values ([0, hi ≥ 10)), as does a
+// centred one (unit-ball rows); the mixed table (raw units, centred, sparse, binary, negative and spread columns) never does.
 TEST(ScalingPooled, EndToEndOnAPixelLikeTableNotOnAMixedOne) {
   const std::size_t n = 1500, d = 64;
   std::mt19937_64 rng(3);
@@ -546,6 +590,25 @@ TEST(ScalingPooled, EndToEndOnAPixelLikeTableNotOnAMixedOne) {
     EXPECT_LE(c.hi, 17.8);
   }
   EXPECT_GT(pooledCount, d / 2);
+  // A centred table on one scale (the paper's unit-ball rows: 2,000 × 200 coordinates ~ N(0, 1/d),
+  // sd 0.07, at μ_ranges = 0.045): its values near 0 fill bins decades below the top, which the
+  // share test admits. Nearly every column takes one symmetric span holding most values —
+  // before, the fallback scaled them ~15× below the few columns a noise bin gave a range.
+  {
+    const std::size_t n3 = 2000, d3 = 200;
+    std::normal_distribution<float> coord(0.0f, float(1 / std::sqrt(double(d3))));
+    std::vector<float> c(n3 * d3);
+    for (float& v : c) v = coord(rng);
+    std::size_t centredPooled = 0;
+    for (const ColumnScaling& s : estimatePrivateScalings(c.data(), n3, d3, d3, 0.045, g)) {
+      if (s.path != ScalingPath::kPooled) continue;
+      ++centredPooled;
+      EXPECT_EQ(s.map, ScalingMap::kSymmetric);
+      EXPECT_GE(s.hi, 0.1);  // ≥ 1.4 sd: most values inside, none erased
+      EXPECT_LE(s.hi, 0.32);
+    }
+    EXPECT_GT(centredPooled, d3 * 9 / 10);
+  }
   for (std::size_t n2 : {200u, 2000u}) {
     const std::vector<float> mixed = mixedTable(n2, 30, 9);
     for (double m : {0.03, 0.1, 0.3}) {

@@ -138,20 +138,26 @@ double histogramSigma(std::size_t d, double mu);  // √(2d)/μ
 //     by half a bin on each side (×10^⅛ in magnitude) so that it keeps most of its column's rows.
 //  5. The table's span: the sum of the d noisy histograms (noise sd σ√d) is read as one column —
 //     bins above 4σ√d, the zero bin joining at 3σ√d, outer edges ([0, 1] from 0 to the bin
-//     holding 1), symmetric if it straddles 0. When its supported nonzero bins lie within
-//     kRangePoolDecades decades and the span holds at least kRangePoolMass of the n·d noisy
-//     counts (the table's values live on one scale: pixels, counts, one-hot blocks), a column
-//     takes that span (path kPooled) if its own histogram supported nothing — or only the zero
-//     bin and the span reaches kRangePoolZeroOnlyFrom — and its own noisy counts put at least
-//     kRangePoolColumn of its n rows inside the span: a table-wide min–max instead of columns
-//     erased by the fallback's scale or binarised by [0, 1] at small n·μ/√d.
+//     holding 1), symmetric if it straddles 0. When the supported nonzero bins within
+//     kRangePoolDecades decades below the largest magnitude hold kRangePoolTopMass of all
+//     supported nonzero bins' counts and the span holds at least kRangePoolMass of the n·d
+//     noisy counts (the table's values live on one scale: pixels, counts, one-hot blocks,
+//     centred or standardised measurements), a column takes that span (path kPooled) if its own
+//     histogram supported nothing — or only the zero bin and the span reaches
+//     kRangePoolZeroOnlyFrom — and its own noisy counts put at least kRangePoolColumn of its n
+//     rows inside the span: a table-wide min–max instead of columns erased by the fallback's
+//     scale or binarised by [0, 1] at small n·μ/√d. The column's test allows kRangePoolSlackSds
+//     noise sds below its threshold: where a column's counts cannot tell, every column pools
+//     alike.
 inline constexpr double kRangeThresholdSds = 4.0;  // detection
 inline constexpr double kRangeSecondSds = 2.0;     // mirror image (summed), growth across 0
 inline constexpr double kRangeZeroSds = 3.0;       // the zero bin (alone, or joining a span)
-inline constexpr double kRangePoolDecades = 1.0;   // step 5: the table on one scale (a factor 10)
+inline constexpr double kRangePoolDecades = 1.5;   // step 5: the table on one scale: within 1.5
+inline constexpr double kRangePoolTopMass = 0.9;   //   decades of the top, 90% of the nonzero mass
 inline constexpr double kRangePoolMass = 0.9;      // step 5: … holding 90% of the table's values
 inline constexpr double kRangePoolColumn = 0.5;    // step 5: … and half of the column's own rows
 inline constexpr double kRangePoolZeroOnlyFrom = 10;  // step 5: zero-only columns when |span| ≥ 10
+inline constexpr double kRangePoolSlackSds = 2.0;  // step 5: noise allowed below the column test
 double fallbackScale();  // log1p(1e9) ≈ 20.72: the grid's extent [−1e9, 1e9] maps onto [−1, 1]
 ColumnScaling fallbackScaling();  // {−fallbackScale(), fallbackScale(), kSignedLog, kFallback}
 
