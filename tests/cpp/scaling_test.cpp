@@ -438,9 +438,10 @@ TEST(ScalingPooled, NotWhenTheTableIsOnSeveralScalesOrHoldsTooLittle) {
 
 // Who takes the span: a column only when its own noisy counts put half of its n rows inside
 // it, less kRangePoolSlackSds noise sds of that sum (σ√k over the span's k bins): where its
-// counts cannot tell, the table's evidence decides; zero-only columns only when the span reaches 10 in magnitude (below,
-// [0, 1] and the span differ by less than a decade and [0, 1] is kept: spam's word frequencies
-// measured better so); a span from 0 to the bin holding 1 is [0, 1], as a column's (step 3).
+// counts cannot tell, the table's evidence decides; zero-only columns only when the span
+// reaches 10 in magnitude (below, [0, 1] and the span differ by less than a decade and [0, 1] is
+// kept: spam's word frequencies measured better so); a span from 0 to the bin holding 1 is
+// [0, 1], as a column's (step 3).
 TEST(ScalingPooled, WhichColumnsTakeTheSpan) {
   const std::size_t bins = rangeBinCount(), zero = bins / 2, d = 20, n = 300;
   const double sigma = 10;
@@ -569,8 +570,9 @@ TEST(ScalingPooled, RandomHistogramsGiveValidScalingsAndOneSharedSpan) {
 
 // End to end through the noisy histograms, at the small n·μ/√d where the step matters: a
 // pixel-like table (counts 0..16, half zeros; 1,500 rows × 64 at μ_ranges = √0.1·0.125) takes the
-// table's span for most columns, and the released spans hold its values ([0, hi ≥ 10)), as does a
-// centred one (unit-ball rows); the mixed table (raw units, centred, sparse, binary, negative and spread columns) never does.
+// table's span for most columns, and the released spans hold its values ([0, hi ≥ 10)), as does
+// a centred one (unit-ball rows); the mixed table (raw units, centred, sparse, binary, negative
+// and spread columns) never does.
 TEST(ScalingPooled, EndToEndOnAPixelLikeTableNotOnAMixedOne) {
   const std::size_t n = 1500, d = 64;
   std::mt19937_64 rng(3);
