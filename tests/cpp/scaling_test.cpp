@@ -595,7 +595,8 @@ TEST(ScalingPooled, EndToEndOnAPixelLikeTableNotOnAMixedOne) {
   // A centred table on one scale (the paper's unit-ball rows: 2,000 × 200 coordinates ~ N(0, 1/d),
   // sd 0.07, at μ_ranges = 0.045): its values near 0 fill bins decades below the top, which the
   // share test admits. Nearly every column takes one symmetric span holding most values —
-  // before, the fallback scaled them ~15× below the few columns a noise bin gave a range.
+  // before, the fallback shrank them 20-fold (x ↦ log1p(x)/20.7) beside the few columns a noise
+  // bin gave a range of their own.
   {
     const std::size_t n3 = 2000, d3 = 200;
     std::normal_distribution<float> coord(0.0f, float(1 / std::sqrt(double(d3))));
