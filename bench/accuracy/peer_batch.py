@@ -2,8 +2,10 @@
 """Run the shared DP peer script (unchanged) for many (table, ε, seed) jobs in one process, so
 torch and the peer's imports load once: each job is runpy of the peer with its own argv.
 
-usage: peer_batch.py PEER DATA_DIR OUT.csv < jobs   (one job per line: "table eps seed prep")
-Appends "table,opacus,eps,seed,accuracy,,,seconds" rows to OUT.csv (the accuracy CSV format).
+usage: peer_batch.py PEER DATA_DIR OUT.csv < jobs   (one job per line: "table eps seed prep
+[variant]")
+Appends "table,VARIANT,eps,seed,accuracy,,,seconds" rows to OUT.csv (the accuracy CSV format;
+VARIANT defaults to opacus).
 """
 import contextlib, fcntl, io, json, runpy, sys, time
 
@@ -11,7 +13,8 @@ peer, data, out = sys.argv[1:4]
 for line in sys.stdin:
     if not line.strip():
         continue
-    ds, eps, seed, prep = line.split()
+    ds, eps, seed, prep, *rest = line.split()
+    variant = rest[0] if rest else 'opacus'
     argv = [peer, f'{data}/{ds}_train.csv', f'{data}/{ds}_test.csv', '--label', 'label',
             '--epsilon', eps, '--delta', '1e-5', '--seed', seed, '--prep', prep, '--json']
     buf, start = io.StringIO(), time.perf_counter()
@@ -25,4 +28,4 @@ for line in sys.stdin:
         continue
     with open(out, 'a') as f:
         fcntl.flock(f, fcntl.LOCK_EX)
-        f.write(f'{ds},opacus,{eps},{seed},{acc},,,{time.perf_counter() - start:.3f}\n')
+        f.write(f'{ds},{variant},{eps},{seed},{acc},,,{time.perf_counter() - start:.3f}\n')

@@ -90,7 +90,10 @@ V
 }
 # Issue 15, round 2. before: the default when the issue was filed (Iter, the column-range rule
 # before the scaling work, share 0.1). fixed1/fixed4: one run at the public margin γ = 1/√n and
-# 4/√n (the "best fixed public margin" of the issue's synthetic target).
+# 4/√n (the "best fixed public margin" of the issue's synthetic target). auto-pipeline: the
+# default on the synthetic tables through the default pipeline (private column ranges, share 0.1,
+# and the intercept, as a package user's CSV of these rows gets), where the other variants take
+# the rows as generated; synthetic tables only.
 auto2_variants() {
   cat <<V
 auto|
@@ -99,12 +102,13 @@ iter|selector=iter
 before|selector=iter ranges=rule rule=old share=0.1
 fixed1|marginRootN=1
 fixed4|marginRootN=4
+auto-pipeline|
 V
 }
 # Held out: tables prepared by bench/datasets but never used to choose a default (digits,
 # churn, ticdata), the same variants as auto2 minus the synthetic-only fixed margins.
 heldout_variants() {
-  auto2_variants | grep -v '^fixed4|'
+  auto2_variants | grep -v '^fixed4|\|^auto-pipeline|'
 }
 final_variants() {
   cat <<V
@@ -126,6 +130,7 @@ run_phase() {
     [ -z "${VARIANTS:-}" ] || [[ " $VARIANTS " == *" $name "* ]] || continue
     for eps in $epsilons; do
       for ds in $TABLES; do
+        [[ "$name" != *-pipeline || "$ds" == unitball* ]] || continue
         local done_rows
         done_rows=$(grep -c "^$ds,$name,$eps," "$out" || true)
         ((done_rows >= seeds)) && continue
@@ -140,7 +145,7 @@ run_phase() {
     tmp=$(mktemp)
     common=$COMMON
     # The synthetic unit-ball table is already in the unit ball: no column scaling, no intercept.
-    [[ "$ds" != unitball* ]] || common="ranges=none intercept=0"
+    [[ "$ds" != unitball* || "$name" == *-pipeline ]] || common="ranges=none intercept=0"
     # (the pre-issue rule on the synthetic tables: no ranges either)
     [[ "$ds" != unitball* || "$args" != *"ranges=rule"* ]] || args="selector=iter"
     # shellcheck disable=SC2086
@@ -157,14 +162,33 @@ run_phase() {
 # one seed per row (the peer's --seed). Its column min/max come from the training split (not
 # private: favours the peer); the unit-ball table gets row normalisation only, as dpmargin.
 PEER=${PEER:-../shared/peers/dp_peer.py}
+# The peer's Python packages from Debian's archive (its README's set up), installed only when
+# missing and only when a phase runs the peer (never by npm test); apt-get update only if the
+# install fails without it.
+peer_packages() {
+  local p missing=()
+  for p in python3-torch python3-pandas python3-scipy python3-sklearn; do
+    dpkg-query -W -f='${db:Status-Status}' "$p" 2>/dev/null | grep -qx installed || missing+=("$p")
+  done
+  ((${#missing[@]})) || return 0
+  local sudo=(); [ "$(id -u)" = 0 ] || sudo=(sudo)
+  echo "installing the peer's packages: ${missing[*]}" >&2
+  DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -q --no-install-recommends "${missing[@]}" >/dev/null ||
+    { "${sudo[@]}" apt-get update -q >/dev/null && DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -q --no-install-recommends "${missing[@]}" >/dev/null; }
+}
 run_peer() {
   local out=bench/results/accuracy-$1.csv epsilons=$2
   [ -f "$PEER" ] || { echo "no peer at $PEER: skipped" >&2; return 0; }
+  peer_packages
   local jobs=()
   for eps in $epsilons; do
     for ds in $TABLES; do
       for ((s = 0; s < seeds; s++)); do
-        grep -q "^$ds,opacus,$eps,$s," "$out" || jobs+=("$ds|$eps|$s")
+        grep -q "^$ds,opacus,$eps,$s," "$out" || jobs+=("$ds|$eps|$s|opacus")
+        # The synthetic tables also with the column min/max the real tables get (the peer's
+        # side of auto-pipeline).
+        [[ "$ds" != unitball* || "$1" != auto2 ]] || grep -q "^$ds,opacus-pipeline,$eps,$s," "$out" ||
+          jobs+=("$ds|$eps|$s|opacus-pipeline")
       done
     done
   done
@@ -173,9 +197,9 @@ run_peer() {
   local n=${JOBS:-1} k
   for ((k = 0; k < n; k++)); do
     printf '%s\n' "${jobs[@]}" | awk -v n="$n" -v k="$k" 'NR % n == k' | tr '|' ' ' |
-      while read -r ds eps s; do
-        prep=minmax_l2; [[ "$ds" != unitball* ]] || prep=l2
-        echo "$ds $eps $s $prep"
+      while read -r ds eps s variant; do
+        prep=minmax_l2; [[ "$ds" != unitball* || "$variant" == *-pipeline ]] || prep=l2
+        echo "$ds $eps $s $prep $variant"
       done | nice /usr/bin/python3 bench/accuracy/peer_batch.py "$PEER" "$D" "$out" &
   done
   wait
