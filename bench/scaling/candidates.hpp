@@ -104,7 +104,35 @@ struct CandidateRule {
   // zero-only columns take the span only when its magnitude reaches poolZeroOnlyFrom (0: always).
   bool poolTop = false;
   double poolZeroOnlyFrom = 0.0;
+  // > 0: a supported bin whose noisy count is at most isolatedSds·σ, with no other supported bin
+  // within isolatedBins bins of it or of its mirror image, is left out of the span when the column
+  // keeps another supported nonzero bin (a pure-noise bin would stretch the span by decades).
+  double isolatedSds = 0.0;
+  int isolatedBins = 4;
 };
+
+// isolatedSds: clears the held bins of h at most `weak` with no other held bin within w bins of
+// them or of their mirror image (never the zero bin), unless every held nonzero bin would go.
+inline void dropIsolatedWeak(const double* h, std::vector<char>& held, double weak, long w) {
+  const long bins = long(held.size()), zero = bins / 2;
+  auto nearOther = [&](long centre, long self) {
+    for (long c = std::max(0L, centre - w); c <= std::min(bins - 1, centre + w); ++c) {
+      if (c != self && held[c]) return true;
+    }
+    return false;
+  };
+  std::vector<char> drop(held.size(), 0);
+  bool kept = false;
+  for (long b = 0; b < bins; ++b) {
+    if (!held[b]) continue;
+    drop[b] = b != zero && h[b] <= weak && !nearOther(b, b) && !nearOther(bins - 1 - b, b);
+    kept = kept || (b != zero && !drop[b]);
+  }
+  if (!kept) return;
+  for (long b = 0; b < bins; ++b) {
+    if (drop[b]) held[b] = 0;
+  }
+}
 
 inline std::vector<learn::ColumnScaling> candidateScalings(const std::vector<double>& noisy,
                                                        std::size_t d, double sigma,
@@ -139,6 +167,15 @@ inline std::vector<learn::ColumnScaling> candidateScalings(const std::vector<dou
       if (h[b] > tau) {
         first = std::min(first, b);
         last = b;
+      }
+    }
+    if (rule.isolatedSds > 0 && first < last) {
+      std::vector<char> held(bins, 0);
+      for (std::size_t b = first; b <= last; ++b) held[b] = h[b] > tau;
+      dropIsolatedWeak(h, held, rule.isolatedSds * sigma, rule.isolatedBins);
+      first = bins, last = 0;
+      for (std::size_t b = 0; b < bins; ++b) {
+        if (held[b]) first = std::min(first, b), last = b;
       }
     }
     if (first == bins && rule.zeroPrimary && rule.zeroSds > 0 && h[zero] > rule.zeroSds * sigma) {
@@ -251,15 +288,17 @@ inline std::vector<learn::ColumnScaling> candidateScalings(const std::vector<dou
     }
     out[j] = c;
   }
-  if (rule.pool > 0) {
+  if (rule.pool > 0 && (d >= 2 || !(rule.isolatedSds > 0))) {  // with iso, as the library: d ≥ 2
     std::vector<double> pooled(bins, 0.0);
     for (std::size_t j = 0; j < d; ++j) {
       for (std::size_t b = 0; b < bins; ++b) pooled[b] += noisy[j * bins + b];
     }
     const double sdPooled = sigma * std::sqrt(double(d));
     std::size_t pf = bins, pl = 0;
+    std::vector<char> ph(bins, 0);  // the sum's supported bins (overflow bins never)
+    for (std::size_t b = 1; b + 1 < bins; ++b) ph[b] = pooled[b] > z * sdPooled;
     for (std::size_t b = 1; b + 1 < bins; ++b) {
-      if (pooled[b] > z * sdPooled) pf = std::min(pf, b), pl = b;
+      if (ph[b]) pf = std::min(pf, b), pl = b;
     }
     if (pf != bins && rule.zeroSds > 0 && pooled[zero] > rule.zeroSds * sdPooled) {
       pf = std::min(pf, zero), pl = std::max(pl, zero);
@@ -270,7 +309,7 @@ inline std::vector<learn::ColumnScaling> candidateScalings(const std::vector<dou
       // The supported nonzero bins' magnitudes lie within poolDecades decades (as the library).
       double minMag = 1e300, maxMag = 0;
       for (std::size_t b = 1; b + 1 < bins; ++b) {
-        if (b == zero || !(pooled[b] > z * sdPooled)) continue;
+        if (b == zero || !ph[b]) continue;
         minMag = std::min({minMag, std::abs(lower(b)), std::abs(upper(b))});
         maxMag = std::max({maxMag, std::abs(lower(b)), std::abs(upper(b))});
       }
@@ -278,7 +317,7 @@ inline std::vector<learn::ColumnScaling> candidateScalings(const std::vector<dou
       if (rule.poolTopMass > 0 && rule.poolDecades > 0 && maxMag > 0) {
         double top = 0, all = 0;
         for (std::size_t b = 1; b + 1 < bins; ++b) {
-          if (b == zero || !(pooled[b] > z * sdPooled)) continue;
+          if (b == zero || !ph[b]) continue;
           all += pooled[b];
           if (std::min(std::abs(lower(b)), std::abs(upper(b))) * std::pow(10.0, rule.poolDecades) * (1 + 1e-9) >= maxMag)
             top += pooled[b];

@@ -2,7 +2,9 @@
 // estimates at (ε, δ) with the given share (μ_ranges = √share·μ, μ from the plan of an Iter run
 // on this table, intercept included in d as the trainer does), the share of columns whose scaling
 // holds fewer than half of the rows (min–max: lo ≤ x ≤ hi; symmetric: |x| ≤ a; the signed-log
-// fallback clamps nothing) and the share lying entirely outside the data.
+// fallback clamps nothing), the share lying entirely outside the data, and the share stretched
+// (the range's extent more than 10× the column's largest magnitude: its values squeezed into a
+// tenth of the range).
 //   coverage file=CSV [eps=1 delta=1e-5 share=0.1 runs=200 rule=SPEC|library seed=1] [check=1]
 // rule=library: the core's rule (estimatePrivateScalings); check=1: does candidate SPEC give
 // exactly the core's scalings on `runs` noisy histograms of the table (exit 1 if not)?
@@ -76,7 +78,7 @@ int main(int argc, char** argv) {
                 differ, std::size_t(runs) * d);
     return differ == 0 ? 0 : 1;
   }
-  std::size_t total = 0, underHalf = 0, outside = 0;
+  std::size_t total = 0, underHalf = 0, outside = 0, stretched = 0;
   std::map<std::string, std::size_t> paths;
   for (int run = 0; run < runs; ++run) {
     const auto s = library ? learn::estimatePrivateScalings(x.data(), n, d, d, p.muRanges, g)
@@ -97,13 +99,17 @@ int main(int argc, char** argv) {
       }
       underHalf += 2 * held < n;
       outside += s[j].hi < mn || s[j].lo > mx;
+      // Stretched: the column's values all lie within a tenth of its range's extent (a far
+      // noise bin set an end): they map into [0, 0.1] (min–max from 0) or [−0.1, 0.1].
+      const double extent = std::max(std::abs(mn), std::abs(mx));
+      stretched += extent > 0 && std::max(std::abs(s[j].lo), std::abs(s[j].hi)) > 10 * extent;
     }
   }
   std::printf("n=%zu d=%zu eps=%s share=%s mu_ranges=%.5g sigma=%.4g runs=%d rule=%s\n", n, d,
               o["eps"].c_str(), o["share"].c_str(), p.muRanges, sigma,
               runs, o["rule"].c_str());
-  std::printf("under_half=%.4f outside=%.4f", double(underHalf) / double(total),
-              double(outside) / double(total));
+  std::printf("under_half=%.4f outside=%.4f stretched=%.4f", double(underHalf) / double(total),
+              double(outside) / double(total), double(stretched) / double(total));
   for (const auto& [k, v] : paths) std::printf(" %s=%.4f", k.c_str(), double(v) / double(total));
   std::printf("\n");
   return 0;

@@ -18,7 +18,9 @@
 //   H·σ√d), poolmass (only when
 //   the span holds that share of the n·d noisy counts), poolcol (a column only when the span
 //   holds that share of its n noisy counts), pooltop (a span from 0 to the bin holding 1 is
-//   [0, 1]), poolzo (zero-only columns only when the span's magnitude reaches this).
+//   [0, 1]), poolzo (zero-only columns only when the span's magnitude reaches this), iso / isobins
+//   (a supported bin ≤ iso·σ with no other supported bin within isobins bins of it or its mirror
+//   is left out when the column has another supported bin; iso0: off).
 // Names: "old" is the rule before this work (fb0/sym0); "library" the rule the core implements
 // (scalingsFromNoisyHistograms; `scaling_coverage check=1 rule=library` checks they agree);
 // "default" the CandidateRule defaults.
@@ -37,7 +39,7 @@ inline CandidateRule parseRule(const std::string& text) {
   CandidateRule r;
   if (text.empty() || text == "default") return r;
   if (text == "library") return parseRule(
-      "fs20.72326583794641/mir2/mirsum1/zero3/ext2/split1/zohi1/onetop1/padf0.5/zprim1/pool2/pooldec1.5/pooltopmass0.9/poolmass0.9/poolcol0.5/pooltop1/poolzo10/poolslack2/poolmslack0");
+      "fs20.72326583794641/mir2/mirsum1/zero3/ext2/split1/zohi1/onetop1/padf0.5/zprim1/pool2/pooldec1.5/pooltopmass0.9/poolmass0.9/poolcol0.5/pooltop1/poolzo10/poolslack2/poolmslack0/iso6/isobins4");
   if (text == "old") {
     r.fallback = false;
     r.symmetric = false;
@@ -86,6 +88,8 @@ inline CandidateRule parseRule(const std::string& text) {
     else if (key == "poolcol") r.poolColumn = v;
     else if (key == "pooltop") r.poolTop = v != 0;
     else if (key == "poolzo") r.poolZeroOnlyFrom = v;
+    else if (key == "iso") r.isolatedSds = v;
+    else if (key == "isobins") r.isolatedBins = int(v);
     else throw std::runtime_error("unknown rule field " + key);
   }
   return r;

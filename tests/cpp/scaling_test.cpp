@@ -339,6 +339,105 @@ TEST(ScalingFallback, NoSupportedBinGivesThePublicTransformNeverANoiseBin) {
   }
 }
 
+// Step 1's isolated weak bin (docs/SCALING.md "A noise bin far from the column"): a column
+// supported by a bulk in [0.1, 0.316) (two bins, counts 100σ) and one bin far from it.
+TEST(ScalingIsolated, AWeakBinFarFromTheRestDoesNotStretchTheSpan) {
+  const std::size_t bins = rangeBinCount();
+  const double sigma = 10;
+  auto column = [&](std::vector<std::pair<double, double>> binsAndSds) {
+    std::vector<double> h(bins, 0.0);
+    for (const auto& [value, sds] : binsAndSds) h[rangeBinIndex(value)] = sds * sigma;
+    return scalingsFromNoisyHistograms(h, 1, sigma, 10000)[0];
+  };
+  const std::vector<std::pair<double, double>> bulk = {{0.1, 100}, {0.15, 100}, {0.2, 100}, {0.3, 100}};
+  auto with = [&](double value, double sds) {
+    auto v = bulk;
+    v.emplace_back(value, sds);
+    return v;
+  };
+  const ColumnScaling alone = column(bulk);
+  EXPECT_EQ(alone.map, ScalingMap::kMinMax);
+  EXPECT_LT(alone.hi, 0.5);
+  // Far (3e6) and weak (≤ 6σ, just above 4σ or at 6σ exactly): left out, the bulk's range.
+  for (const double sds : {4.0 * (1 + 1e-12), 5.0, 6.0}) {
+    const ColumnScaling c = column(with(3e6, sds));
+    EXPECT_EQ(c.lo, alone.lo) << sds;
+    EXPECT_EQ(c.hi, alone.hi) << sds;
+    EXPECT_EQ(c.path, ScalingPath::kPrivate);
+  }
+  // Above 6σ it is data, not noise (a pure-noise bin passes 6σ with probability 1e-9): kept.
+  EXPECT_GT(column(with(3e6, 6.0 * (1 + 1e-12))).hi, 3e6);
+  // Within 4 bins (one decade) of the bulk's top bin [0.178, 0.316): kept, however weak —
+  // 1.9 is 4 bins up, 4.0 is 5 bins up (left out).
+  EXPECT_GT(column(with(1.9, 5.0)).hi, 1.9);
+  EXPECT_EQ(column(with(4.0, 5.0)).hi, alone.hi);
+  // Below the bulk (1e-4, far): left out as well (min–max from the bulk's lowest bin).
+  EXPECT_EQ(column(with(1e-4, 5.0)).lo, alone.lo);
+  // Near the mirror image of the bulk (−0.2): kept, the column straddles 0 and maps symmetrically.
+  const ColumnScaling mirrored = column(with(-0.2, 5.0));
+  EXPECT_EQ(mirrored.map, ScalingMap::kSymmetric);
+  EXPECT_EQ(mirrored.hi, alone.hi);
+  // Nothing else supported: the weak bins alone keep the span they always had (every nonzero bin
+  // weak and alone is not a bulk with a noise bin), here two of them.
+  const ColumnScaling two = column({{3e6, 5.0}, {10.0, 5.0}});
+  EXPECT_EQ(two.path, ScalingPath::kPrivate);
+  EXPECT_LE(two.lo, 10.0);
+  EXPECT_GT(two.hi, 3e6);
+  // A sparse column — zeros and one weak cluster far from them, nothing else nonzero — keeps
+  // [0, cluster] (no nonzero bulk to tell noise from data; a word frequency at 0.3 among zeros).
+  std::vector<double> sparse(bins, 0.0);
+  sparse[bins / 2] = 100 * sigma;
+  sparse[rangeBinIndex(0.3)] = 5.0 * sigma;
+  const ColumnScaling sc = scalingsFromNoisyHistograms(sparse, 1, sigma, 10000)[0];
+  EXPECT_EQ(sc.lo, 0.0);
+  EXPECT_GT(sc.hi, 0.3);
+  EXPECT_LT(sc.hi, 1.0);
+  // … and with a second weak far cluster as well (both alone, both kept: 0 to the farther).
+  sparse[rangeBinIndex(3e6)] = 5.0 * sigma;
+  EXPECT_GT(scalingsFromNoisyHistograms(sparse, 1, sigma, 10000)[0].hi, 3e6);
+  // The zero bin is never left out: zeros and a far bulk span [0, bulk].
+  std::vector<double> zs(bins, 0.0);
+  zs[bins / 2] = 5.0 * sigma;
+  zs[rangeBinIndex(500.0)] = 100 * sigma;
+  const ColumnScaling zc = scalingsFromNoisyHistograms(zs, 1, sigma, 10000)[0];
+  EXPECT_EQ(zc.lo, 0.0);
+  EXPECT_GT(zc.hi, 500.0);
+}
+
+// The same on noise: 2,000 columns with the bulk above and every other bin N(0, σ²) (fixed
+// seed; the zero bin, which this step never leaves out, empty). The pure-noise bins above 4σ that are more than 4 bins from the bulk are counted — the
+// rule before this step stretched each such column by decades — and none may stretch a span now
+// (one would need a noise bin above 6σ: probability 2e-4 over the 2.4e5 bins).
+TEST(ScalingIsolated, PureNoiseBinsNeverStretchASpan) {
+  const std::size_t bins = rangeBinCount(), d = 2000;
+  const double sigma = 10;
+  std::mt19937_64 rng(5);
+  std::normal_distribution<double> z;
+  std::vector<double> noisy(d * bins);
+  const std::size_t bulkFirst = rangeBinIndex(0.1), bulkLast = rangeBinIndex(0.3);
+  std::size_t farNoise = 0;
+  for (std::size_t j = 0; j < d; ++j) {
+    bool far = false;
+    for (std::size_t b = 0; b < bins; ++b) {
+      const bool inBulk = b >= bulkFirst && b <= bulkLast;
+      noisy[j * bins + b] = inBulk ? 100 * sigma : b == bins / 2 ? 0.0 : z(rng) * sigma;
+      const std::size_t m = bins - 1 - b;  // far from the bulk and from its mirror image
+      const bool nearBulk = (b + 4 >= bulkFirst && b <= bulkLast + 4) || (m + 4 >= bulkFirst && m <= bulkLast + 4);
+      if (!inBulk && !nearBulk && b != bins / 2 && noisy[j * bins + b] > 4 * sigma) far = true;
+    }
+    farNoise += far;
+  }
+  EXPECT_GE(farNoise, 3u);  // the case occurs (≈ 0.4% of the columns: 8 expected)
+  const auto s = scalingsFromNoisyHistograms(noisy, d, sigma, 100000);
+  const double lowEdge = rangeBinEdges()[bulkFirst - 1 - 4], highEdge = rangeBinEdges()[bulkLast + 4];
+  for (std::size_t j = 0; j < d; ++j) {
+    EXPECT_LE(s[j].hi, highEdge) << j;
+    if (s[j].map == ScalingMap::kMinMax) {
+      EXPECT_GE(s[j].lo, lowEdge) << j;
+    }
+  }
+}
+
 // Step 5, the table's span (issue 15; docs/SCALING.md "The table's span"). Hand-made noisy
 // histograms of d = 20 columns, n = 1000 rows, σ = 130: each column holds 500 zeros (above 3σ,
 // below 4σ: the zero bin alone) and 160 rows at each of 4, 7 and 12 (below 4σ: unsupported). The

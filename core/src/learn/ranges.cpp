@@ -192,6 +192,35 @@ std::vector<double> noisyColumnHistograms(const float* x, std::size_t n, std::si
   return addHistogramNoise(columnHistograms(x, n, stride, columns, binsPerDecade), columns.size(), mu, g);
 }
 
+namespace {
+// Step 1's second sentence, on one column's histogram h: the held (supported) bins at most `weak` with no other held bin within kRangeIsolatedBins bins of
+// them or of their mirror image are cleared — unless that would clear every held nonzero bin
+// (then the column has no nonzero bulk to tell noise from: a sparse column's zeros and its one
+// weak cluster of values keep their span). The zero bin is never cleared. A pure-noise bin
+// passing 4 sds is such a bin: it would stretch the span by decades.
+void dropIsolatedWeakBins(const double* h, std::vector<char>& held, double weak) {
+  const std::size_t bins = held.size(), zero = bins / 2, w = kRangeIsolatedBins;
+  auto heldNear = [&](std::size_t centre, std::size_t self) {
+    const std::size_t lo = centre > w ? centre - w : 0, hi = std::min(bins - 1, centre + w);
+    for (std::size_t c = lo; c <= hi; ++c) {
+      if (c != self && held[c]) return true;
+    }
+    return false;
+  };
+  std::vector<char> drop(bins, 0);
+  bool kept = false;
+  for (std::size_t b = 0; b < bins; ++b) {
+    if (!held[b]) continue;
+    drop[b] = b != zero && h[b] <= weak && !heldNear(b, b) && !heldNear(bins - 1 - b, b);
+    kept = kept || (b != zero && !drop[b]);
+  }
+  if (!kept) return;
+  for (std::size_t b = 0; b < bins; ++b) {
+    if (drop[b]) held[b] = 0;
+  }
+}
+}  // namespace
+
 double fallbackScale() { return std::log1p(1e9); }
 
 ColumnScaling fallbackScaling() {
@@ -205,7 +234,7 @@ std::vector<ColumnScaling> scalingsFromNoisyHistograms(const std::vector<double>
   if (noisy.size() != d * bins) throwBadParameter("noisy", "d × bins counts", double(noisy.size()));
   requirePositive("sigma", sigma);
   const double tau = kRangeThresholdSds * sigma, second = kRangeSecondSds * sigma,
-               zeroLevel = kRangeZeroSds * sigma;
+               zeroLevel = kRangeZeroSds * sigma, isolatedLevel = kRangeIsolatedSds * sigma;
   const std::size_t zero = bins / 2;  // the bin [−1e-6, 1e-6); bin b's mirror is bins − 1 − b
   // Bin b spans [lower(b), upper(b)); the two overflow bins are capped at the outer edges.
   auto lower = [&](std::size_t b) { return b == 0 ? e.front() : e[b - 1]; };
@@ -237,6 +266,15 @@ std::vector<ColumnScaling> scalingsFromNoisyHistograms(const std::vector<double>
       if (h[b] > tau) {
         first = std::min(first, b);
         last = b;
+      }
+    }
+    if (first < last) {  // a weak bin far from the rest: left out (step 1, second sentence)
+      std::vector<char> held(bins, 0);
+      for (std::size_t b = first; b <= last; ++b) held[b] = h[b] > tau;
+      dropIsolatedWeakBins(h, held, isolatedLevel);
+      first = bins, last = 0;
+      for (std::size_t b = 0; b < bins; ++b) {
+        if (held[b]) first = std::min(first, b), last = b;
       }
     }
     if (first == bins && h[zero] > zeroLevel) first = last = zero;  // one pre-specified bin: 3σ
@@ -286,9 +324,10 @@ std::vector<ColumnScaling> scalingsFromNoisyHistograms(const std::vector<double>
   // inside takes that span instead of the fallback or [0, 1]. Post-processing of the same noisy
   // counts, with the public n.
   auto unresolved = [&](std::size_t j) { return zeroOnly[j] || out[j].path == ScalingPath::kFallback; };
+  // (One column is its own table: its sum would only re-read the bins step 1 left out.)
   bool any = false;
   for (std::size_t j = 0; j < d; ++j) any = any || unresolved(j);
-  if (!any) return out;
+  if (!any || d < 2) return out;
   std::vector<double> pooled(bins, 0.0);
   for (std::size_t j = 0; j < d; ++j) {
     for (std::size_t b = 0; b < bins; ++b) pooled[b] += noisy[j * bins + b];

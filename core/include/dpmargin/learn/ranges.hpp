@@ -123,7 +123,13 @@ double histogramSigma(std::size_t d, double mu);  // √(2d)/μ
 //     advance, not a search — is supported at 3σ (1.3e-3): sparse and 0/1 columns at small n.
 //     No supported bin: the column gets the public fallback transform,
 //     x ↦ sign(x)·log1p(|x|)/log1p(1e9) — never a range read off a noise-selected bin. A column
-//     supported only by an overflow bin (|x| ≥ 1e9) falls back too.
+//     supported only by an overflow bin (|x| ≥ 1e9) falls back too. A supported bin at most
+//     kRangeIsolatedSds·σ with no other supported bin within kRangeIsolatedBins bins (one
+//     decade) of it or of its mirror image is left out when the column keeps another supported
+//     nonzero bin: a pure-noise bin is that (≈ 0.4% of the columns get one, anywhere on 15
+//     decades), and it would stretch the span by decades and erase the column; a real cluster
+//     that small and that far from the rest is clamped to the span's end. (A sparse column's
+//     zeros and one weak cluster keep their span: nothing nonzero tells noise from data there.)
 //  2. The span runs from the first to the last supported bin. Then, with lower levels for bins
 //     that the 4σ test already points at: a span on one side of 0 takes in its mirror image when
 //     the mirror bins' noisy counts sum to more than 2σ·√(span's bins) (a centred column whose
@@ -152,6 +158,8 @@ double histogramSigma(std::size_t d, double mu);  // √(2d)/μ
 inline constexpr double kRangeThresholdSds = 4.0;  // detection
 inline constexpr double kRangeSecondSds = 2.0;     // mirror image (summed), growth across 0
 inline constexpr double kRangeZeroSds = 3.0;       // the zero bin (alone, or joining a span)
+inline constexpr double kRangeIsolatedSds = 6.0;   // step 1: a weak bin alone, left out …
+inline constexpr std::size_t kRangeIsolatedBins = 4;  //   … when nothing is within 4 bins of it
 inline constexpr double kRangePoolDecades = 1.5;   // step 5: the table on one scale: within 1.5
 inline constexpr double kRangePoolTopMass = 0.9;   //   decades of the top, 90% of the nonzero mass
 inline constexpr double kRangePoolMass = 0.9;      // step 5: … holding 90% of the table's values
