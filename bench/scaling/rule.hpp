@@ -20,7 +20,7 @@
 //   holds that share of its n noisy counts), pooltop (a span from 0 to the bin holding 1 is
 //   [0, 1]), poolzo (zero-only columns only when the span's magnitude reaches this), iso / isobins
 //   (a supported bin ≤ iso·σ with no other supported bin within isobins bins of it or its mirror
-//   is left out when the column has another supported bin; iso0: off).
+//   is left out when the column keeps another supported nonzero bin; iso0: off).
 // Names: "old" is the rule before this work (fb0/sym0); "library" the rule the core implements
 // (scalingsFromNoisyHistograms; `scaling_coverage check=1 rule=library` checks they agree);
 // "default" the CandidateRule defaults.

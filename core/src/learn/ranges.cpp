@@ -193,11 +193,12 @@ std::vector<double> noisyColumnHistograms(const float* x, std::size_t n, std::si
 }
 
 namespace {
-// Step 1's second sentence, on one column's histogram h: the held (supported) bins at most `weak` with no other held bin within kRangeIsolatedBins bins of
-// them or of their mirror image are cleared — unless that would clear every held nonzero bin
-// (then the column has no nonzero bulk to tell noise from: a sparse column's zeros and its one
-// weak cluster of values keep their span). The zero bin is never cleared. A pure-noise bin
-// passing 4 sds is such a bin: it would stretch the span by decades.
+// Step 1's weak far bins, on one column's histogram h: the held (supported) bins at most `weak`
+// with no other held bin within kRangeIsolatedBins bins of them or of their mirror image are
+// cleared — unless that would clear every held nonzero bin (then the column has no nonzero bulk
+// to tell noise from: a sparse column's zeros and its one weak cluster of values keep their
+// span). The zero bin is never cleared. A pure-noise bin passing 4 sds is such a bin: it would
+// stretch the span by decades.
 void dropIsolatedWeakBins(const double* h, std::vector<char>& held, double weak) {
   const std::size_t bins = held.size(), zero = bins / 2, w = kRangeIsolatedBins;
   auto heldNear = [&](std::size_t centre, std::size_t self) {
@@ -268,7 +269,7 @@ std::vector<ColumnScaling> scalingsFromNoisyHistograms(const std::vector<double>
         last = b;
       }
     }
-    if (first < last) {  // a weak bin far from the rest: left out (step 1, second sentence)
+    if (first < last) {  // a weak bin far from the rest: left out (step 1)
       std::vector<char> held(bins, 0);
       for (std::size_t b = first; b <= last; ++b) held[b] = h[b] > tau;
       dropIsolatedWeakBins(h, held, isolatedLevel);

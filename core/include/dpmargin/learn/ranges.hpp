@@ -142,9 +142,9 @@ double histogramSigma(std::size_t d, double mu);  // √(2d)/μ
 //  4. Map: a span with lo < 0 ≤ hi maps symmetrically, x ↦ clamp(x/a, −1, 1) with
 //     a = max(−lo, hi) (0 stays 0); any other span by min–max to [0, 1], a span of one bin widened
 //     by half a bin on each side (×10^⅛ in magnitude) so that it keeps most of its column's rows.
-//  5. The table's span: the sum of the d noisy histograms (noise sd σ√d) is read as one column —
-//     bins above 4σ√d, the zero bin joining at 3σ√d, outer edges ([0, 1] from 0 to the bin
-//     holding 1), symmetric if it straddles 0. When the supported nonzero bins within
+//  5. The table's span (d ≥ 2): the sum of the d noisy histograms (noise sd σ√d) is read as
+//     one column — bins above 4σ√d, the zero bin joining at 3σ√d, outer edges ([0, 1] from 0
+//     to the bin holding 1), symmetric if it straddles 0. When the supported nonzero bins within
 //     kRangePoolDecades decades below the largest magnitude hold kRangePoolTopMass of all
 //     supported nonzero bins' counts and the span holds at least kRangePoolMass of the n·d
 //     noisy counts (the table's values live on one scale: pixels, counts, one-hot blocks,
