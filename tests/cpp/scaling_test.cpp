@@ -344,12 +344,14 @@ TEST(ScalingFallback, NoSupportedBinGivesThePublicTransformNeverANoiseBin) {
 TEST(ScalingIsolated, AWeakBinFarFromTheRestDoesNotStretchTheSpan) {
   const std::size_t bins = rangeBinCount();
   const double sigma = 10;
-  auto column = [&](std::vector<std::pair<double, double>> binsAndSds) {
+  // Noisy counts in σ units at the bins holding the values, and at the zero bin.
+  auto column = [&](std::vector<std::pair<double, double>> binsAndSds, double zeroSds = 0) {
     std::vector<double> h(bins, 0.0);
     for (const auto& [value, sds] : binsAndSds) h[rangeBinIndex(value)] = sds * sigma;
+    h[bins / 2] = zeroSds * sigma;
     return scalingsFromNoisyHistograms(h, 1, sigma, 10000)[0];
   };
-  const std::vector<std::pair<double, double>> bulk = {{0.1, 100}, {0.15, 100}, {0.2, 100}, {0.3, 100}};
+  const std::vector<std::pair<double, double>> bulk = {{0.1, 100}, {0.2, 100}};  // two bins
   auto with = [&](double value, double sds) {
     auto v = bulk;
     v.emplace_back(value, sds);
@@ -385,21 +387,14 @@ TEST(ScalingIsolated, AWeakBinFarFromTheRestDoesNotStretchTheSpan) {
   EXPECT_GT(two.hi, 3e6);
   // A sparse column — zeros and one weak cluster far from them, nothing else nonzero — keeps
   // [0, cluster] (no nonzero bulk to tell noise from data; a word frequency at 0.3 among zeros).
-  std::vector<double> sparse(bins, 0.0);
-  sparse[bins / 2] = 100 * sigma;
-  sparse[rangeBinIndex(0.3)] = 5.0 * sigma;
-  const ColumnScaling sc = scalingsFromNoisyHistograms(sparse, 1, sigma, 10000)[0];
+  const ColumnScaling sc = column({{0.3, 5.0}}, 100);
   EXPECT_EQ(sc.lo, 0.0);
   EXPECT_GT(sc.hi, 0.3);
   EXPECT_LT(sc.hi, 1.0);
   // … and with a second weak far cluster as well (both alone, both kept: 0 to the farther).
-  sparse[rangeBinIndex(3e6)] = 5.0 * sigma;
-  EXPECT_GT(scalingsFromNoisyHistograms(sparse, 1, sigma, 10000)[0].hi, 3e6);
+  EXPECT_GT(column({{0.3, 5.0}, {3e6, 5.0}}, 100).hi, 3e6);
   // The zero bin is never left out: zeros and a far bulk span [0, bulk].
-  std::vector<double> zs(bins, 0.0);
-  zs[bins / 2] = 5.0 * sigma;
-  zs[rangeBinIndex(500.0)] = 100 * sigma;
-  const ColumnScaling zc = scalingsFromNoisyHistograms(zs, 1, sigma, 10000)[0];
+  const ColumnScaling zc = column({{500.0, 100}}, 5.0);
   EXPECT_EQ(zc.lo, 0.0);
   EXPECT_GT(zc.hi, 500.0);
 }
