@@ -465,7 +465,10 @@ TEST(PrivacyAudit, D_ProjectedCandidate) {
 // ---- (e): private column ranges ----
 
 // kRangeColumns raw columns, all estimated by the trainer (μ_ranges from rangeShare). Every
-// column holds kRangeMiddle rows at 1, c rows at +X and c rows at −X; the canary row is +X in
+// column holds kRangeMiddle rows at 1 and as many at X/3 (two bins below X: a strong bin within
+// a decade of the +X bin, and of the −X bin's mirror image, so that step 1 never leaves a far
+// bin out as a lone weak bin — the audit sees the noisy counts through the ranges as before),
+// c rows at +X and c rows at −X; the canary row is +X in
 // every column in D and −X in D′, so each column's +X bin holds c + 1 rows in D and c in D′,
 // its −X bin the reverse: the full replace-one move that the histograms' σ = √(2d)/μ_ranges
 // covers. c is the threshold τ = 4σ less ½, rounded: each far bin is kept about half the time,
@@ -498,10 +501,16 @@ double rangeMu() {
 learn::Dataset rangeTable(bool neighbour) {
   const double sigma = std::sqrt(2.0 * kRangeColumns) / rangeMu();
   const std::size_t c = std::size_t(std::llround(learn::kRangeThresholdSds * sigma - 0.5));
-  const std::size_t n = kRangeMiddle + 2 * c + 1;
+  const std::size_t bulk = 2 * kRangeMiddle;  // kRangeMiddle rows at 1, kRangeMiddle at X/3
+  const std::size_t n = bulk + 2 * c + 1;
   learn::Dataset t(n, kRangeColumns);
   for (std::size_t i = 0; i < n; ++i) {
-    const float v = i < kRangeMiddle ? 1.0f : i < kRangeMiddle + c ? kFar : i + 1 < n ? -kFar : neighbour ? -kFar : kFar;
+    const float v = i < kRangeMiddle ? 1.0f
+                    : i < bulk       ? kFar / 3
+                    : i < bulk + c   ? kFar
+                    : i + 1 < n      ? -kFar
+                    : neighbour      ? -kFar
+                                     : kFar;
     for (std::size_t j = 0; j < kRangeColumns; ++j) t.rowMajor()[i * t.stride() + j] = v;
     t.labels()[i] = i % 2 ? 1 : -1;
   }
