@@ -93,6 +93,7 @@ struct CandidateRule {
   double poolSlack = 0.0;
   double poolMassSlack = -1.0;  // the mass test's own slack (< 0: poolSlack)
   double poolMassFloor = 0.0;   // … never below poolMassFloor·n·d
+  double poolMassRel = 0.0;     // > 0: the mass slack only where its sd ≤ poolMassRel·n·d
   // Both tests count only the span's bins whose sum passes poolHeld·σ√d (0: every span bin).
   double poolHeld = 0.0;
   // With pool: only when the summed noisy counts inside the span reach poolMass·n·d (the table's
@@ -341,11 +342,13 @@ inline std::vector<learn::ColumnScaling> candidateScalings(const std::vector<dou
         double inside = 0;
         for (std::size_t b : held) inside += pooled[b];
         const double spanBins = double(held.size());
+        const double massSd = sdPooled * std::sqrt(spanBins);
+        const bool slackOn = !(rule.poolMassRel > 0) || massSd <= rule.poolMassRel * double(n) * double(d);
+        const double massSlack =
+            slackOn ? (rule.poolMassSlack < 0 ? rule.poolSlack : rule.poolMassSlack) * massSd : 0.0;
         if (!(rule.poolMass > 0) ||
             inside >= std::max(rule.poolMassFloor * double(n) * double(d),
-                             rule.poolMass * double(n) * double(d) -
-                                 (rule.poolMassSlack < 0 ? rule.poolSlack : rule.poolMassSlack) * sdPooled *
-                                     std::sqrt(spanBins))) {
+                               rule.poolMass * double(n) * double(d) - massSlack)) {
           for (std::size_t j = 0; j < d; ++j) {
             if (!(kind[j] == 1 || (kind[j] == 2 && rule.pool >= 2))) continue;
             if (kind[j] == 2 && rule.poolZeroOnlyFrom > 0 &&

@@ -515,6 +515,7 @@ TEST(ScalingPooled, NotWhenTheTableIsOnSeveralScalesOrHoldsTooLittle) {
   EXPECT_EQ(paths(scalingsFromNoisyHistograms(centred(0.7, 400), kD, kSigma, 2100)), kD);
   // The same counts read as a table of 1,100 rows: the span holds 19,600 < 0.9·n·d = 19,800 of
   // its values — the supported bins may be one cluster of a table on many scales: nothing pooled.
+  // (No noise allowance here: the sum's sd over the span, σ√(d·k), is 14% of n·d, above 10%.)
   EXPECT_EQ(paths(scalingsFromNoisyHistograms(oneScaleTable(), kD, kSigma, 1100)), 0u);
   EXPECT_EQ(paths(scalingsFromNoisyHistograms(oneScaleTable(), kD, kSigma, 1088)), kD);
   // The sum's bins must pass 4σ√d (σ√d: the sum's noise sd): just below, not supported.
@@ -531,6 +532,30 @@ TEST(ScalingPooled, NotWhenTheTableIsOnSeveralScalesOrHoldsTooLittle) {
   std::vector<double> zeros(kD * bins, 0.0);
   for (std::size_t j = 0; j < kD; ++j) zeros[j * bins + zero] = 3.5 * kSigma;
   EXPECT_EQ(paths(scalingsFromNoisyHistograms(zeros, kD, kSigma, 100)), 0u);
+}
+
+// The mass test's noise allowance: at σ = 50 the same table's span sum has sd σ√(d·k) ≈ 6% of
+// n·d (≤ 10%), so the span need hold only 0.9·n·d less two of those sds. The boundary in n
+// (public): just below it the 19,600 values inside suffice, just above they do not.
+TEST(ScalingPooled, TheMassTestAllowsTwoNoiseSdsWhereTheyAreSmall) {
+  using namespace pooled;
+  const std::size_t bins = rangeBinCount(), zero = bins / 2;
+  const double sigma = 50;
+  const double k = double(rangeBinIndex(12.0) - zero + 1);  // the span: 0 to the bin of 12
+  const double massSd = sigma * std::sqrt(double(kD) * k);
+  const double boundary = (19600 + 2 * massSd) / (0.9 * double(kD));  // n where it is exact
+  auto pooledCount = [&](std::size_t n) {
+    std::size_t c = 0;
+    for (const auto& s : scalingsFromNoisyHistograms(oneScaleTable(), kD, sigma, n)) {
+      c += s.path == ScalingPath::kPooled;
+    }
+    return c;
+  };
+  ASSERT_LE(massSd, 0.1 * double(kD) * boundary);
+  EXPECT_EQ(pooledCount(std::size_t(std::floor(boundary))), kD);
+  EXPECT_EQ(pooledCount(std::size_t(std::floor(boundary)) + 1), 0u);
+  // Without the allowance the table would pool only up to n = 19,600/(0.9·d) ≈ 1,089.
+  EXPECT_GT(boundary, 1200.0);
 }
 
 // Who takes the span: a column only when its own noisy counts put half of its n rows inside
