@@ -149,8 +149,8 @@ double histogramSigma(std::size_t d, double mu);  // √(2d)/μ
 //     supported nonzero bins' counts and the span holds at least kRangePoolMass of the n·d
 //     noisy counts, less kRangePoolMassSlackSds noise sds of that sum where the sd is at most
 //     kRangePoolMassNoiseShare of n·d (the table's values live on one scale: pixels, counts,
-//     one-hot blocks, centred or standardised measurements), a column takes that span (path kPooled) if its own
-//     histogram supported nothing — or only the zero bin and the span reaches
+//     one-hot blocks, centred or standardised measurements), a column takes that span (path
+//     kPooled) if its own histogram supported nothing — or only the zero bin and the span reaches
 //     kRangePoolZeroOnlyFrom — and its own noisy counts put at least kRangePoolColumn of its n
 //     rows inside the span: a table-wide min–max instead of columns erased by the fallback's
 //     scale or binarised by [0, 1] at small n·μ/√d. The column's test allows kRangePoolSlackSds
