@@ -296,10 +296,8 @@ inline std::vector<learn::ColumnScaling> candidateScalings(const std::vector<dou
     }
     const double sdPooled = sigma * std::sqrt(double(d));
     std::size_t pf = bins, pl = 0;
-    std::vector<char> ph(bins, 0);  // the sum's supported bins (overflow bins never)
-    for (std::size_t b = 1; b + 1 < bins; ++b) ph[b] = pooled[b] > z * sdPooled;
     for (std::size_t b = 1; b + 1 < bins; ++b) {
-      if (ph[b]) pf = std::min(pf, b), pl = b;
+      if (pooled[b] > z * sdPooled) pf = std::min(pf, b), pl = b;
     }
     if (pf != bins && rule.zeroSds > 0 && pooled[zero] > rule.zeroSds * sdPooled) {
       pf = std::min(pf, zero), pl = std::max(pl, zero);
@@ -310,7 +308,7 @@ inline std::vector<learn::ColumnScaling> candidateScalings(const std::vector<dou
       // The supported nonzero bins' magnitudes lie within poolDecades decades (as the library).
       double minMag = 1e300, maxMag = 0;
       for (std::size_t b = 1; b + 1 < bins; ++b) {
-        if (b == zero || !ph[b]) continue;
+        if (b == zero || !(pooled[b] > z * sdPooled)) continue;
         minMag = std::min({minMag, std::abs(lower(b)), std::abs(upper(b))});
         maxMag = std::max({maxMag, std::abs(lower(b)), std::abs(upper(b))});
       }
@@ -318,7 +316,7 @@ inline std::vector<learn::ColumnScaling> candidateScalings(const std::vector<dou
       if (rule.poolTopMass > 0 && rule.poolDecades > 0 && maxMag > 0) {
         double top = 0, all = 0;
         for (std::size_t b = 1; b + 1 < bins; ++b) {
-          if (b == zero || !ph[b]) continue;
+          if (b == zero || !(pooled[b] > z * sdPooled)) continue;
           all += pooled[b];
           if (std::min(std::abs(lower(b)), std::abs(upper(b))) * std::pow(10.0, rule.poolDecades) * (1 + 1e-9) >= maxMag)
             top += pooled[b];

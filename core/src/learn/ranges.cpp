@@ -371,7 +371,8 @@ std::vector<ColumnScaling> scalingsFromNoisyHistograms(const std::vector<double>
   for (std::size_t b = first; b <= last; ++b) inside += pooled[b];
   const double nd = static_cast<double>(n) * static_cast<double>(d);
   const double massSd = pooledSd * std::sqrt(spanBins);
-  const double massSlack = massSd <= kRangePoolMassNoiseShare * nd ? kRangePoolMassSlackSds * massSd : 0.0;
+  const double massSlack =
+      massSd <= kRangePoolMassNoiseShare * nd ? kRangePoolMassSlackSds * massSd : 0.0;
   if (!(inside >= kRangePoolMass * nd - massSlack)) return out;
   const ColumnScaling table = spanScaling(first, last, ScalingPath::kPooled);  // a 0/1 table: [0, 1]
   // A column takes the span only when its own noisy counts put at least kRangePoolColumn of its
