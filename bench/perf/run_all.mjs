@@ -566,7 +566,7 @@ function markdown({ meta, summary, ratios, iterations, progress, ceilings, e2e, 
       [...new Set(plans.map(([, p]) => (p.error ? `error: ${p.error}` : `selector ${p.selector}, calibration ${p.calibration}, ${p.candidates} candidate${p.candidates === 1 ? "" : "s"}, maxIterations cap ${p.maxIterations}`)))].join("; ") +
       `; iterations run per table: ${plans.map(([t, p]) => `${t} ${p.iterationsRun?.join("/") ?? "–"}`).join(", ")}`
     : null;
-  L.push(`Full M* training with the package defaults${planText ? ` (${planText})` : ""}, ε = ${meta.epsilon}, δ = ${meta.delta}` +
+  L.push(`Full training with the package defaults${planText ? ` (${planText})` : ""}, ε = ${meta.epsilon}, δ = ${meta.delta}` +
     `${meta.defaultMaxIterations !== null && meta.defaultMaxIterations !== undefined ? `, maxIterations = ${meta.defaultMaxIterations} (the package default)` : ", maxIterations not passed (the core resolves it)"}` +
     `${meta.tenX && !meta.tenXSkipped ? "; also 10× natively on the real tables" : ""}. ` +
     `Seeded runs (seed${meta.seeds.length > 1 ? "s" : ""} ${meta.seeds.join(", ")}): deterministic, **not private** — fine for timing. ` +
@@ -695,7 +695,7 @@ function markdown({ meta, summary, ratios, iterations, progress, ceilings, e2e, 
   L.push("## Non-private ceiling (LinearSVC)", "");
   L.push("`/usr/bin/python3 bench/ceiling/linearsvc.py --train A --test B --name X` on the real tables; no ceiling is computed for the synthetic " +
     "tables (their Bayes-optimal accuracy is known by construction: the *oracle* column above, ≈ 95% with 5% label flips).", "");
-  L.push("| table | LinearSVC test acc % | M* test acc % (native, T default) | status |", "|---|---|---|---|");
+  L.push("| table | LinearSVC test acc % | package defaults test acc % (native) | status |", "|---|---|---|---|");
   for (const [name, c] of Object.entries(ceilings)) {
     const mstar = summary.find((s) => s.table === name && s.env === "native" && s.iterations === "default" && s.status === "ok");
     L.push(`| ${name} | ${c.status === "ok" ? pct(c.test_accuracy) : "–"} | ${mstar ? pct(mstar.testAccuracy) : "–"} | ${c.status}${c.reason ? `: ${c.reason}` : ""}${c.error ? `: ${c.error.slice(0, 120)}` : ""} |`);

@@ -121,7 +121,7 @@ export class DpMargin {
   }
 
   /**
-   * Train a differentially private linear classifier (M* by default; SPEC §2.7) on a numeric
+   * Train a differentially private linear classifier (selector "auto" by default, SPEC §2.7) on a numeric
    * table. Runs in chunks so `onProgress` fires and `signal` can cancel between iterations;
    * `onPlan` receives the resolved plan before the first iteration.
    * With `seed` the run is deterministic and NOT private (`report.seeded === true`).
