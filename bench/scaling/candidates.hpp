@@ -94,6 +94,10 @@ struct CandidateRule {
   double poolMassSlack = -1.0;  // the mass test's own slack (< 0: poolSlack)
   double poolMassFloor = 0.0;   // … never below poolMassFloor·n·d
   double poolMassRel = 0.0;     // > 0: the mass slack only where its sd ≤ poolMassRel·n·d
+  // > 0: the threshold is min(poolMass·n·d, max(poolMass·n·d − slack, poolMassLcb·n·d + slack))
+  // with the slack always on (poolMassRel not read): the span's sum less its slack must show
+  // poolMassLcb of the table's values — the library's rule since the tent (SCALING.md).
+  double poolMassLcb = 0.0;
   // Both tests count only the span's bins whose sum passes poolHeld·σ√d (0: every span bin).
   double poolHeld = 0.0;
   // With pool: only when the summed noisy counts inside the span reach poolMass·n·d (the table's
@@ -341,12 +345,13 @@ inline std::vector<learn::ColumnScaling> candidateScalings(const std::vector<dou
         for (std::size_t b : held) inside += pooled[b];
         const double spanBins = double(held.size());
         const double massSd = sdPooled * std::sqrt(spanBins);
-        const bool slackOn = !(rule.poolMassRel > 0) || massSd <= rule.poolMassRel * double(n) * double(d);
+        const double nd = double(n) * double(d);
+        const bool slackOn = rule.poolMassLcb > 0 || !(rule.poolMassRel > 0) || massSd <= rule.poolMassRel * nd;
         const double massSlack =
             slackOn ? (rule.poolMassSlack < 0 ? rule.poolSlack : rule.poolMassSlack) * massSd : 0.0;
-        if (!(rule.poolMass > 0) ||
-            inside >= std::max(rule.poolMassFloor * double(n) * double(d),
-                               rule.poolMass * double(n) * double(d) - massSlack)) {
+        double massNeed = rule.poolMass * nd - massSlack;
+        if (rule.poolMassLcb > 0) massNeed = std::min(rule.poolMass * nd, std::max(massNeed, rule.poolMassLcb * nd + massSlack));
+        if (!(rule.poolMass > 0) || inside >= std::max(rule.poolMassFloor * nd, massNeed)) {
           for (std::size_t j = 0; j < d; ++j) {
             if (!(kind[j] == 1 || (kind[j] == 2 && rule.pool >= 2))) continue;
             if (kind[j] == 2 && rule.poolZeroOnlyFrom > 0 &&

@@ -14,7 +14,8 @@
 //   pooltopmass F: when the supported nonzero bins within that many decades below its largest
 //   magnitude hold a share F of their noisy counts; poolslack S: the mass and column tests
 //   allow S noise sds below their thresholds, poolmslack the mass test's own, poolmfloor F the
-//   mass test never below F·n·d, poolmrel R its slack only where the sum's sd is at most R·n·d;
+//   mass test never below F·n·d, poolmrel R its slack only where the sum's sd is at most R·n·d,
+//   poolmlcb L the slack always, the threshold min(poolmass, max(poolmass − slack, L + slack))·n·d;
 //   poolheld H: both count only the span's bins whose sum passes
 //   H·σ√d), poolmass (only when
 //   the span holds that share of the n·d noisy counts), poolcol (a column only when the span
@@ -40,7 +41,7 @@ inline CandidateRule parseRule(const std::string& text) {
   CandidateRule r;
   if (text.empty() || text == "default") return r;
   if (text == "library") return parseRule(
-      "fs20.72326583794641/mir2/mirsum1/zero3/ext2/split1/zohi1/onetop1/padf0.5/zprim1/pool2/pooldec1.5/pooltopmass0.9/poolmass0.9/poolcol0.5/pooltop1/poolzo10/poolslack2/poolmslack2/poolmrel0.1/iso6/isobins4");
+      "fs20.72326583794641/mir2/mirsum1/zero3/ext2/split1/zohi1/onetop1/padf0.5/zprim1/pool2/pooldec1.5/pooltopmass0.9/poolmass0.9/poolcol0.5/pooltop1/poolzo10/poolslack2/poolmslack2/poolmlcb0.5/iso6/isobins4");
   if (text == "old") {
     r.fallback = false;
     r.symmetric = false;
@@ -86,6 +87,7 @@ inline CandidateRule parseRule(const std::string& text) {
     else if (key == "poolmslack") r.poolMassSlack = v;
     else if (key == "poolmfloor") r.poolMassFloor = v;
     else if (key == "poolmrel") r.poolMassRel = v;
+    else if (key == "poolmlcb") r.poolMassLcb = v;
     else if (key == "poolheld") r.poolHeld = v;
     else if (key == "poolcol") r.poolColumn = v;
     else if (key == "pooltop") r.poolTop = v != 0;

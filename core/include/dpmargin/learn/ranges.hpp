@@ -147,8 +147,9 @@ double histogramSigma(std::size_t d, double mu);  // √(2d)/μ
 //     to the bin holding 1), symmetric if it straddles 0. When the supported nonzero bins within
 //     kRangePoolDecades decades below the largest magnitude hold kRangePoolTopMass of all
 //     supported nonzero bins' counts and the span holds at least kRangePoolMass of the n·d
-//     noisy counts, less kRangePoolMassSlackSds noise sds of that sum where the sd is at most
-//     kRangePoolMassNoiseShare of n·d (the table's values live on one scale: pixels, counts,
+//     noisy counts less kRangePoolMassSlackSds noise sds of that sum — but never less than
+//     kRangePoolMassLcb of n·d plus those sds (its sum less them must still show that share),
+//     nor more than kRangePoolMass of n·d (the table's values live on one scale: pixels, counts,
 //     one-hot blocks, centred or standardised measurements), a column takes that span (path
 //     kPooled) if its own histogram supported nothing — or only the zero bin and the span reaches
 //     kRangePoolZeroOnlyFrom — and its own noisy counts put at least kRangePoolColumn of its n
@@ -164,8 +165,8 @@ inline constexpr std::size_t kRangeIsolatedBins = 4;  //   … when nothing is w
 inline constexpr double kRangePoolDecades = 1.5;   // step 5: the table on one scale: within 1.5
 inline constexpr double kRangePoolTopMass = 0.9;   //   decades of the top, 90% of the nonzero mass
 inline constexpr double kRangePoolMass = 0.9;      // step 5: … holding 90% of the table's values
-inline constexpr double kRangePoolMassSlackSds = 2.0;    //   less 2 noise sds of that sum, where
-inline constexpr double kRangePoolMassNoiseShare = 0.1;  //   that sd is at most 10% of n·d
+inline constexpr double kRangePoolMassSlackSds = 2.0;  //   less 2 noise sds of that sum, but the
+inline constexpr double kRangePoolMassLcb = 0.5;       //   sum less them holds half of n·d
 inline constexpr double kRangePoolColumn = 0.5;    // step 5: … and half of the column's own rows
 inline constexpr double kRangePoolZeroOnlyFrom = 10;  // step 5: zero-only columns when |span| ≥ 10
 inline constexpr double kRangePoolSlackSds = 2.0;  // step 5: noise allowed below the column test
