@@ -96,7 +96,7 @@ struct CandidateRule {
   double poolMassRel = 0.0;     // > 0: the mass slack only where its sd ≤ poolMassRel·n·d
   // > 0: the threshold is min(poolMass·n·d, max(poolMass·n·d − slack, poolMassLcb·n·d + slack))
   // with the slack always on (poolMassRel not read): the span's sum less its slack must show
-  // poolMassLcb of the table's values — the library's rule since the tent (SCALING.md).
+  // poolMassLcb of the table's values — the library's since step 5's fifth change (SCALING.md).
   double poolMassLcb = 0.0;
   // Both tests count only the span's bins whose sum passes poolHeld·σ√d (0: every span bin).
   double poolHeld = 0.0;

@@ -544,7 +544,6 @@ TEST(ScalingPooled, NotWhenTheTableIsOnSeveralScalesOrHoldsTooLittle) {
     ASSERT_LT(0.92 * nd, 0.5 * nd + 2 * s);
     EXPECT_EQ(paths(scalingsFromNoisyHistograms(strong, kD, sigma, kN)), kD);
   }
-  EXPECT_EQ(paths(scalingsFromNoisyHistograms(oneScaleTable(), kD, kSigma, 1088)), kD);
   // The sum's bins must pass 4σ√d (σ√d: the sum's noise sd): just below, not supported.
   std::vector<double> edge(kD * bins, 0.0);
   const double each = 4.0 * kSigma * std::sqrt(double(kD)) / double(kD);
