@@ -65,7 +65,7 @@ lines.append(f'Seeds per cell: {", ".join(map(str, seeds))}. Test accuracy (%), 
              '10 epochs, batch 512, clip 1) at ε/2 add/remove (= (ε, δ) replace-one), column min/max from '
              'the training split (not private: favours it). before: the default when issue 15 was filed '
              '(Iter, the old range rule, share 0.1). auto1: auto without its selection (one run at γ₀; '
-             'the default of round 2); auto selects among {γ₀/4, γ₀, 4γ₀} where n·μ_class ≥ 8,000 '
+             'the default of round 2); auto selects among {γ₀/3, γ₀, 3γ₀} (until 2026-11-27 {γ₀/4, γ₀, 4γ₀}) where n·μ_class ≥ 8,000 '
              '(marked *).')
 lines.append('')
 summary = defaultdict(list)

@@ -333,7 +333,7 @@ TEST(PrivacyAudit, B_IterSelectionScores) {
 
 // ---- (i): auto's selection among three margins (its released noisy scores) ----
 
-// Selector auto on a large table runs an Iter over {γ₀/4, γ₀, 4γ₀} whose error counts share
+// Selector auto on a large table runs an Iter over {γ₀/3, γ₀, 3γ₀} whose error counts share
 // only 3% of μ_class² (plan::autoSelects; docs/PRIVACY.md). The same anchor table as (b), with
 // the switch put on for its 41 rows (PlanRequest::autoSelectNoise: the code path is the one a
 // large table takes; T = 1). Statistic: the sum of the three released scores; each moves by 1,

@@ -202,7 +202,7 @@ TEST(Learning, AutoLearnsSeparableDataWithOutliers) {
   EXPECT_EQ(again.result().weights, r.weights);
 }
 
-// On a table large enough (n·μ_class ≥ 8,000) auto selects among {γ₀/4, γ₀, 4γ₀}: three
+// On a table large enough (n·μ_class ≥ 8,000) auto selects among {γ₀/3, γ₀, 3γ₀}: three
 // unprojected runs trained in one batch, each scored, the argmin of the noisy scores released.
 TEST(Learning, AutoSelectsAmongThreeMarginsOnALargeTable) {
   const auto synthetic = makeSeparable(20000, 20, 0.05, 200, 31);

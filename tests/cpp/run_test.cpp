@@ -149,7 +149,7 @@ TEST(RunDefaults, AppliedOnceAndByRule) {
   EXPECT_EQ(s.plan.autoIterationsPerMu, 800.0);
   EXPECT_EQ(s.plan.autoSelectNoise, 0.00125);
   EXPECT_EQ(s.plan.autoSelectRunShare, 0.97);
-  EXPECT_EQ(s.plan.autoSelectFactor, 4.0);
+  EXPECT_EQ(s.plan.autoSelectFactor, 3.0);
   EXPECT_EQ(s.plan.margin, 0.0);  // γ₀ is the plan's (it needs μ_train)
   EXPECT_EQ(s.plan.rangeShare, 0.1);
   EXPECT_EQ(s.plan.pruning, plan::Pruning::kNone);
@@ -287,7 +287,7 @@ TEST(RunAuto, ResolvedPlanGolden) {
   EXPECT_EQ(account(tiny).candidates[0].gamma, 1.0);
 }
 
-// On a large table auto selects privately among {γ₀/4, γ₀, 4γ₀}: an Iter over three public
+// On a large table auto selects privately among {γ₀/3, γ₀, 3γ₀}: an Iter over three public
 // margins whose runs share 97% of μ_class² (μ_run = μ_class·√(0.97/3)) and whose error counts
 // get the rest (score sd √(3/0.03)/μ_class = 10/μ_class), when that sd is at most 0.125% of n
 // (n·μ_class ≥ 8,000).
@@ -308,7 +308,7 @@ TEST(RunAuto, SelectsAmongThreeMarginsOnALargeTable) {
   EXPECT_EQ(p.autoMargin, gamma0);
   EXPECT_EQ(p.gridSize, 3u);
   ASSERT_EQ(p.candidates.size(), 3u);
-  const double expected[] = {gamma0 / 4, gamma0, gamma0 * 4};
+  const double expected[] = {gamma0 / 3, gamma0, gamma0 * 3};
   for (std::size_t j = 0; j < 3; ++j) {
     const plan::CandidatePlan& c = p.candidates[j];
     EXPECT_DOUBLE_EQ(c.gamma, expected[j]) << j;
@@ -336,25 +336,25 @@ TEST(RunAuto, SelectsAmongThreeMarginsOnALargeTable) {
   EXPECT_TRUE(account(o).selects);
   o.classCount = 9;  // μ_class = μ_train/3: sd ≈ 118 > 100 does not
   EXPECT_FALSE(account(o).selects);
-  // Where 4γ₀ would exceed b, the cap keeps it at b; a margin equal to the one below is dropped.
+  // Where 3γ₀ would exceed b, the cap keeps it at b; a margin equal to the one below is dropped.
   // (The switch forced on tiny tables, where it would not select.)
   plan::PlanRequest r = account(planOptions()).request;
   r.autoSelectNoise = 1e9, r.epsilon = 50;
-  r.n = 9;  // γ₀ = 1/3: {1/12, 1/3, 1}
+  r.n = 16;  // γ₀ = 1/4: {1/12, 1/4, 3/4}
   const plan::Plan tiny = plan::makePlan(r);
   ASSERT_TRUE(tiny.selects);
   ASSERT_EQ(tiny.candidates.size(), 3u);
   EXPECT_DOUBLE_EQ(tiny.candidates[0].gamma, 1.0 / 12);
-  EXPECT_EQ(tiny.candidates[2].gamma, 1.0);
-  r.n = 4;  // γ₀ = 1/2: {1/8, 1/2, 1}
+  EXPECT_DOUBLE_EQ(tiny.candidates[2].gamma, 0.75);
+  r.n = 4;  // γ₀ = 1/2: {1/6, 1/2, 1}, 3/2 capped
   EXPECT_EQ(plan::makePlan(r).candidates.back().gamma, 1.0);
-  r.n = 2;  // γ₀ = b/√2: {b/(4√2), b/√2, b}
+  r.n = 2;  // γ₀ = b/√2: {b/(3√2), b/√2, b}
   EXPECT_EQ(plan::makePlan(r).candidates.size(), 3u);
-  // γ₀ = b (a tiny μ_run on a tiny table): {b/4, b}, the capped 4b dropped.
+  // γ₀ = b (a tiny μ_run on a tiny table): {b/3, b}, the capped 3b dropped.
   r.epsilon = 0.01;
   const plan::Plan capped = plan::makePlan(r);
   ASSERT_EQ(capped.candidates.size(), 2u);
-  EXPECT_EQ(capped.candidates[0].gamma, 0.25);
+  EXPECT_DOUBLE_EQ(capped.candidates[0].gamma, 1.0 / 3);
   EXPECT_EQ(capped.candidates[1].gamma, 1.0);
 }
 

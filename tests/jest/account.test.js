@@ -123,7 +123,7 @@ describe("plan semantics", () => {
     expect(paper.selects).toBe(true);
   });
 
-  test("auto on a large table: a private choice among γ₀/4, γ₀, 4γ₀ with a 97/3 run/score split", () => {
+  test("auto on a large table: a private choice among γ₀/3, γ₀, 3γ₀ with a 97/3 run/score split", () => {
     // ε = 1, n = 40,000: μ_class ≈ 0.254, score sd 10/μ_class ≈ 39 ≤ 0.125% of n = 50.
     const plan = dp.account({ epsilon: 1, delta: 1e-5, n: 40000, d: 50 });
     expect(plan.selector).toBe("auto");
@@ -134,7 +134,7 @@ describe("plan semantics", () => {
     expectRelative(plan.margin, gamma0, 1e-12, "margin");
     expect(plan.candidates.map((c) => c.gamma)).toHaveLength(3);
     plan.candidates.forEach((c, i) => {
-      expectRelative(c.gamma, gamma0 * [0.25, 1, 4][i], 1e-12, `gamma ${i}`);
+      expectRelative(c.gamma, gamma0 * [1 / 3, 1, 3][i], 1e-12, `gamma ${i}`);
       expect(c.projected).toBe(false);
       expect(c.T).toBe(plan.candidates[0].T);
     });

@@ -4,7 +4,7 @@
 
 /** Which private selection runs over the margin grid (SPEC §2.6), or "auto" (the default with
  *  calibration "tight"): one run at a public margin γ₀ with the whole budget, no selection — or,
- *  on a large table (n·μ ≥ ~8,000), a cheap private choice among γ₀/4, γ₀ and 4γ₀ whose scores
+ *  on a large table (n·μ ≥ ~8,000), a cheap private choice among γ₀/3, γ₀ and 3γ₀ whose scores
  *  take 3% of μ² (docs/ACCURACY.md, docs/PRIVACY.md). */
 export type Selector = "iter" | "privtune" | "fixed" | "auto";
 /** "tight" (default): exact GDP accounting, same (ε, δ) guarantee with less noise (SPEC §2.9);
@@ -183,7 +183,7 @@ export interface Plan {
   epsilonSpent: number;
   neighbouring: "replace-one";
   /** Selector "auto" only: the margin γ₀ it resolved to — its one candidate's γ, or the middle
-   *  of its three {γ₀/4, γ₀, 4γ₀} when it selects (public: from n, b and μ_run alone). */
+   *  of its three {γ₀/3, γ₀, 3γ₀} when it selects (public: from n, b and μ_run alone). */
   margin?: number;
   /** PrivTune only. */
   expectedRuns?: number;

@@ -79,7 +79,7 @@ struct PlanRequest {
   double autoIterationsPerMu = 800.0;
   double autoSelectNoise = 0.0;
   double autoSelectRunShare = 0.97;
-  double autoSelectFactor = 4.0;
+  double autoSelectFactor = 3.0;
   // Share s ∈ [0, 1) of the GDP budget spent on private column ranges (0: none). The parts
   // compose exactly in GDP: μ_ranges = √s·μ, μ_train = √(1−s)·μ, μ² = μ_ranges² + μ_train².
   // Iter and fixed only (PrivTune's accounting is not GDP).
