@@ -64,6 +64,10 @@ void CsvRun::endPass() {
 }
 
 const data::CsvScan& CsvRun::scan() const { return reader_.scan(); }
+plan::Plan CsvRun::budget() const {
+  if (pass_ == Pass::kScan) throw Error(ErrorCode::kInternal, "", "CsvRun: budget() before the scan");
+  return plan::makeBudget(budgetRequest(m_));
+}
 const data::Schema& CsvRun::schema() const { return schema_; }
 
 namespace {
@@ -104,18 +108,59 @@ plan::PlanRequest CsvRun::budgetRequest(std::uint64_t m) const {
   plan::PlanRequest r = resolveCommon(options_, reader_.selectedRows(), 1, false);
   r.discoveryColumns = m;
   r.discoveryShare = m > 0 ? options_.discoveryShare.value_or(kDiscoveryShare) : 0.0;
+  r.discoveryPossible = discoveryPossible_;
+  r.schemaCoordinates = schemaCoordinates_;
+  r.schemaShare = schemaShare_;
   return r;
 }
 
+namespace {
+// Whether a run may discover categories or classes, from the questions and the declared
+// choices alone (never from the cells): then μ is planned with discovery's δ reserved.
+bool mayDiscover(const data::SchemaQuestions& q, const data::TableOptions& o, plan::Selector selector) {
+  if (selector == plan::Selector::kPrivTune) return false;  // its categories are hashed or declared
+  if (q.labelClasses || o.discoverClasses == true) return true;
+  const bool hashAll = o.categories == data::CategorySource::kHash;
+  for (std::size_t j = 0; j < q.kind.size(); ++j) {
+    if (q.kind[j] && !hashAll) return true;
+  }
+  for (const data::ColumnChoice& c : o.columns) {
+    const data::CategorySource s = c.categories.value_or(o.categories.value_or(data::CategorySource::kAuto));
+    if (c.kind == data::ColumnKind::kCategorical && !c.levels && s != data::CategorySource::kHash) return true;
+  }
+  return false;
+}
+}  // namespace
+
 void CsvRun::afterScan() {
-  // Local reads (readCsv, the profile) take the label when named or proposed, else none.
-  schema_ = data::resolveSchema(reader_.scan(), options_.table,
-                                mode_ == Mode::kLocal ? data::SchemaPurpose::kSummary : data::SchemaPurpose::kTrain);
   const std::uint64_t n = reader_.selectedRows();
   if (n < 2) throwBadParameter("rows", "at least 2 data rows for training", double(n));
   generator_ = std::make_unique<random::Generator>(
       options_.seed || mode_ == Mode::kLocal ? random::Generator::seeded(options_.seed.value_or(0))
                                              : random::Generator::secure());
+  // The schema (docs/PRIVACY.md, "The schema"): what the header and the options decide is
+  // public; what is read off the cells comes from counts of the training rows — exact in a
+  // local read (readCsv, the profile: never released), noisy in a private run, released at
+  // μ_schema before anything else is drawn.
+  const data::SchemaPurpose purpose = mode_ == Mode::kLocal ? data::SchemaPurpose::kSummary : data::SchemaPurpose::kTrain;
+  data::SchemaEvidence evidence = data::exactEvidence(reader_.scan());
+  evidence.rows = double(n);
+  if (mode_ == Mode::kPrivate) {
+    const data::SchemaQuestions questions = data::schemaQuestions(reader_.scan(), options_.table, purpose);
+    const plan::PlanRequest request = budgetRequest(0);
+    discoveryPossible_ = mayDiscover(questions, options_.table, request.selector);
+    schemaCoordinates_ = questions.coordinates();
+    if (schemaCoordinates_ > 0) {
+      plan::PlanRequest r = budgetRequest(0);
+      schemaShare_ = options_.schemaShare.value_or(plan::defaultSchemaShare(r));
+      const plan::Plan budget = plan::makeBudget(budgetRequest(0));
+      evidence = data::releaseEvidence(evidence, questions, budget.schemaSigma, *generator_);
+    } else if (options_.schemaShare) {
+      throwBadParameter("schemaShare", "unset when the schema reads nothing off the cells (every kind, nullable and the classes declared)",
+                        *options_.schemaShare);
+    }
+  }
+  schema_ = data::resolveSchema(reader_.scan(), options_.table, purpose, evidence);
   // "auto" categories: discovered when the budget's threshold finds levels held by a
   // twentieth of the rows, else hashed — a decision from (ε, δ, n, the share, m) only.
   std::vector<std::size_t> discover, automatic;
@@ -207,8 +252,8 @@ void CsvRun::beginFill() {
       refuse = true;
       break;
     case data::ClassSource::kBinary01:
-      classes = {"0", "1", "0.0", "1.0"};  // 0.0 and 1.0 as 0 and 1 (float-typed exports)
-      refuse = true;
+      // 1 against the rest (a public rule: no cell refuses the run): the spellings of 1.
+      classes = data::binaryPositiveSpellings();
       break;
     case data::ClassSource::kPositive:
       classes = {schema_.positive};
@@ -236,7 +281,7 @@ void CsvRun::afterFill() {
     for (std::int32_t c : codes_) outside_ += c == data::kOtherCode ? 1 : 0;
   }
   if (schema_.classSource == data::ClassSource::kBinary01) {
-    for (std::int32_t& c : codes_) c = c >= 2 ? c - 2 : c;
+    for (std::int32_t& c : codes_) c = c >= 0 ? 1 : 0;  // index in {"0" (the rest), "1"}
   } else if (schema_.classSource == data::ClassSource::kPositive) {
     for (std::int32_t& c : codes_) c = c == 0 ? 1 : 0;  // index in {rest, positive}
   }
@@ -258,6 +303,9 @@ void CsvRun::afterFill() {
   settings_ = resolve(options_, dataset_->rows(), encoding_.width, classes);
   settings_.plan.discoveryColumns = m_;
   settings_.plan.discoveryShare = m_ > 0 ? options_.discoveryShare.value_or(kDiscoveryShare) : 0.0;
+  settings_.plan.discoveryPossible = discoveryPossible_;
+  settings_.plan.schemaCoordinates = schemaCoordinates_;
+  settings_.plan.schemaShare = schemaShare_;
   if (settings_.plan.rangeShare > 0) {
     // Encoded 0/1 columns and declared ranges are public: only the others are estimated.
     const std::vector<bool> unit = encoding_.publicUnitColumns();

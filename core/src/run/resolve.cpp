@@ -111,6 +111,7 @@ void validate(const Options& o) {
   // byte is read. Declared ranges are checked against the data's columns later.
   data::validateTableOptions(o.table);
   if (o.discoveryShare) requireOpenUnit("discoveryShare", *o.discoveryShare);
+  if (o.schemaShare) requireOpenUnit("schemaShare", *o.schemaShare);
   if (o.maxBytes) requirePositive("maxBytes", *o.maxBytes);
   Options copy = o;
   const std::size_t features = o.columnRanges && !o.columnRanges->empty() ? o.columnRanges->size() : 1;
