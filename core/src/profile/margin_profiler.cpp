@@ -84,6 +84,7 @@ struct MarginProfiler::State {
   std::size_t removed = 0;
   std::size_t refitsThisStep = 0;    // batches removed since the last grid target
   std::uint64_t fitIterations = 0;   // iterations of the current fit before a switch to hard
+  std::uint64_t fitStartVisits = 0;  // result.rowVisits when the current fit started
   bool hard = false;
   bool done = false;
   double lastMargin = 0.0;
@@ -119,6 +120,8 @@ struct MarginProfiler::State {
     point.converged = report.converged;
     point.iterations = fitIterations + report.iterations;
     point.relativeGap = report.relativeGap;
+    point.rowVisits = result.rowVisits - fitStartVisits;
+    fitStartVisits = result.rowVisits;
     result.fits += 1;
     result.iterations += report.iterations;
     result.allConverged = result.allConverged && report.converged;

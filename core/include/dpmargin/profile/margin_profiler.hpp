@@ -91,6 +91,7 @@ struct CurvePoint {
   bool converged = false;      // the fit met its tolerances (false: maxIterationsPerFit bound)
   std::uint64_t iterations = 0;  // solver outer iterations of this fit
   double relativeGap = 0;      // (P − D)/P of this fit
+  std::uint64_t rowVisits = 0;  // rows read for this fit (solver, gap and margin passes)
 };
 
 struct ProfileResult {
