@@ -149,7 +149,14 @@ struct MarginProfiler::State {
     const std::size_t remaining = targets[nextGrid] - removed;
     const std::size_t batchesLeft =
         options.maxRefitsPerStep > refitsThisStep ? options.maxRefitsPerStep - refitsThisStep : 1;
-    const std::size_t batch = (remaining + batchesLeft - 1) / batchesLeft;
+    std::size_t batch = (remaining + batchesLeft - 1) / batchesLeft;
+    if (refitsThisStep < options.maxRefitsPerStep) {
+      // Never past the rows the current fit does not separate: removing just those leaves the
+      // rest separated by the current w, so the first separable count is not overshot.
+      std::size_t violators = 0;
+      for (const auto& entry : margins) violators += entry.first <= 0.0 ? 1 : 0;
+      if (violators > 0) batch = std::min(batch, violators);
+    }
     std::partial_sort(margins.begin(), margins.begin() + static_cast<std::ptrdiff_t>(batch),
                       margins.end());  // smallest margin first, ties by row index
     std::vector<std::size_t> rows(batch);

@@ -18,7 +18,8 @@ export interface ProfileOptions extends Omit<PreprocessingOptions, "columnRanges
   maxRemoved?: number;
   /** Soft-margin C on unit-norm rows while the data is not separable (default 1000). */
   C?: number;
-  /** Refits between consecutive grid points (default 3). */
+  /** Batches (refits) between consecutive grid points (default 1; a batch never removes more rows
+   *  than the current fit misclassifies). */
   maxRefitsPerStep?: number;
   onProgress?: (p: ProfileProgress) => void;
   signal?: AbortSignal;

@@ -51,7 +51,7 @@ std::vector<double> removalFractionsUpTo(double maxRemoved);
 
 struct ProfileOptions {
   std::vector<double> fractions = defaultRemovalFractions();  // strictly increasing, in [0, 1)
-  std::size_t maxRefitsPerStep = 3;  // refits between consecutive grid targets (≥ 1)
+  std::size_t maxRefitsPerStep = 1;  // batches between consecutive grid targets (≥ 1)
   // Soft-margin C while the data is not separable. Rows are fitted at unit norm (the SVM then
   // maximises exactly the normalized margin), so C is on the scale of unit-norm rows. It
   // trades separation against convergence, measured on Fashion-MNIST T-shirt vs Trouser
@@ -65,7 +65,7 @@ struct ProfileOptions {
   // SvmOptions::gapTolerance of soft-margin fits, which only rank rows and test separation:
   // on Fashion-MNIST Pullover vs Coat 1e-2 reads ≥ 2.6× fewer rows than 1e-3 for the same
   // curve of minimum margins to within ~10%.
-  double softGapTolerance = 1e-2;
+  double softGapTolerance = 0.1;
   std::uint64_t maxIterationsPerFit = 50000;  // SvmOptions::maxIterations of every fit
   std::uint64_t seed = kDefaultSvmSeed;      // coordinate order only (not a privacy mechanism)
 };
