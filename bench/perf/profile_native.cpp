@@ -23,6 +23,7 @@
 #include "../common/options.hpp"
 #include "../common/table.hpp"
 #include "dpmargin/learn/dataset.hpp"
+#include "dpmargin/profile/advice.hpp"
 #include "dpmargin/profile/margin_profiler.hpp"
 #include "dpmargin/run/run.hpp"
 #include "synthetic.hpp"
@@ -88,6 +89,14 @@ int main(int argc, char** argv) {
       ++chunks;
     } while (!profiler.advance(std::uint64_t{1} << 20));
     const profile::ProfileResult& r = profiler.result();
+    std::optional<plan::Plan> plan;
+    if (o.count("eps")) {
+      run::Options budget = options;
+      run::setOptionFromText(budget, "epsilon", o["eps"]);
+      run::setOptionFromText(budget, "delta", o.count("delta") ? o["delta"] : "1e-5");
+      plan = run::planForTable(budget, t.n, t.d);
+    }
+    const profile::ProfileAdvice advice = profile::adviseProfile(r, plan ? &*plan : nullptr);
     const double seconds = std::chrono::duration<double>(Clock::now() - t0).count();
     const double cpu = double(std::clock() - c0) / CLOCKS_PER_SEC;
 
@@ -118,7 +127,13 @@ int main(int argc, char** argv) {
       }
       std::printf("]");
     }
-    std::printf("}\n");
+    std::string text;
+    for (char c : advice.text) {
+      if (c == '"' || c == '\\') text += '\\';
+      text += c;
+    }
+    std::printf(",\"verdict\":\"%s\",\"advice\":\"%s\"}\n", profile::toString(advice.verdict),
+                text.c_str());
   } catch (const std::exception& e) {
     std::fprintf(stderr, "profile_native: %s\n", e.what());
     return 1;

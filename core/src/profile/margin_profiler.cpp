@@ -126,6 +126,8 @@ struct MarginProfiler::State {
     result.iterations += report.iterations;
     result.allConverged = result.allConverged && report.converged;
     result.w = report.w;
+    result.lastViolators = 0;
+    for (const auto& entry : margins) result.lastViolators += entry.first <= 0.0 ? 1 : 0;
     lastMargin = point.margin;
     if (point.margin > 0.0 && !result.separable) {
       result.separable = true;

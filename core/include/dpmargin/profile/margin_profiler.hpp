@@ -109,6 +109,9 @@ struct ProfileResult {
   std::uint64_t fits = 0, iterations = 0, rowVisits = 0;  // totals over all fits
   bool allConverged = true;
   std::vector<double> w;        // the last fit's w (on unit-norm rows)
+  // Rows the last fit leaves at normalized margin ≤ 0: removing them too would leave the rest
+  // separated by w, an upper bound on the rows in the way (profile/advice.hpp).
+  std::size_t lastViolators = 0;
 };
 
 struct ProfileProgress {
@@ -155,6 +158,7 @@ void describeProfile(const ProfileResult& r, Writer& v) {
   v.count("firstSeparableRemoved", r.firstSeparableRemoved);
   v.count("fits", r.fits);
   v.boolean("allConverged", r.allConverged);
+  v.count("lastViolators", r.lastViolators);
   v.list("curve", r.curve.size(), [&](std::size_t i, Writer& w) {
     const CurvePoint& c = r.curve[i];
     w.number("fraction", c.fraction);
