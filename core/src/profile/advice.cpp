@@ -69,9 +69,9 @@ std::string makeText(const ProfileAdvice& a) {
     t = "Not linearly separable after removing " + percent(a.maxRemoved) +
         " of the rows; the last fit still misclassifies " +
         withCommas(a.rowsInTheWayAtMost - a.removedInRange) +
-        " more, so about " + rows(a.rowsInTheWayAtMost) + " (" +
+        " more, so at most " + rows(a.rowsInTheWayAtMost) + " (" +
         percent(static_cast<double>(a.rowsInTheWayAtMost) / static_cast<double>(a.n)) +
-        ") or fewer stand in the way.";
+        ") stand in the way.";
   } else if (a.rowsInTheWay == 0) {
     t = "Linearly separable as it is (normalized margin " + number(a.marginAtFirstSeparable) + ").";
   } else {
@@ -112,9 +112,10 @@ std::string makeText(const ProfileAdvice& a) {
       }
       break;
     default:
-      t += " The margin learners cannot expect a large margin here (" + g0 +
-           "): expect an accuracy like a noisy linear model's, and compare it with the " +
-           "majority rate.";
+      t += " The margin learners cannot expect a large margin here, where γ₀/b = " +
+           number(l.normalized) + " is the margin the default learner trains at for n = " +
+           withCommas(l.n) + " and ε = " + eps + ": expect an accuracy like a noisy linear " +
+           "model's, and compare it with the majority rate.";
       break;
   }
   return t;
