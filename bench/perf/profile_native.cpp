@@ -23,7 +23,12 @@
 #include "../common/options.hpp"
 #include "../common/table.hpp"
 #include "dpmargin/learn/dataset.hpp"
+// The same driver builds against the code before the advice (a checkout of an older commit, for
+// the benchmark's "before"): then it prints no verdict and no per-fit row reads.
+#if __has_include("dpmargin/profile/advice.hpp")
 #include "dpmargin/profile/advice.hpp"
+#define PROFILE_NATIVE_ADVICE 1
+#endif
 #include "dpmargin/profile/margin_profiler.hpp"
 #include "dpmargin/run/run.hpp"
 #include "synthetic.hpp"
@@ -89,6 +94,7 @@ int main(int argc, char** argv) {
       ++chunks;
     } while (!profiler.advance(std::uint64_t{1} << 20));
     const profile::ProfileResult& r = profiler.result();
+#ifdef PROFILE_NATIVE_ADVICE
     std::optional<plan::Plan> plan;
     if (o.count("eps")) {
       run::Options budget = options;
@@ -97,6 +103,7 @@ int main(int argc, char** argv) {
       plan = run::planForTable(budget, t.n, t.d);
     }
     const profile::ProfileAdvice advice = profile::adviseProfile(r, plan ? &*plan : nullptr);
+#endif
     const double seconds = std::chrono::duration<double>(Clock::now() - t0).count();
     const double cpu = double(std::clock() - c0) / CLOCKS_PER_SEC;
 
@@ -121,12 +128,18 @@ int main(int argc, char** argv) {
       for (const auto& c : r.curve) {
         std::printf("%s[%zu,%.6g,%llu,%llu,%.3g,%d,%d]", first ? "" : ",", c.removed,
                     c.minimumMargin, (unsigned long long)c.iterations,
-                    (unsigned long long)c.rowVisits, c.relativeGap, c.hardMargin ? 1 : 0,
+#ifdef PROFILE_NATIVE_ADVICE
+                    (unsigned long long)c.rowVisits,
+#else
+                    0ull,
+#endif
+                    c.relativeGap, c.hardMargin ? 1 : 0,
                     c.converged ? 1 : 0);
         first = false;
       }
       std::printf("]");
     }
+#ifdef PROFILE_NATIVE_ADVICE
     std::string text;
     for (char c : advice.text) {
       if (c == '"' || c == '\\') text += '\\';
@@ -134,6 +147,9 @@ int main(int argc, char** argv) {
     }
     std::printf(",\"verdict\":\"%s\",\"advice\":\"%s\"}\n", profile::toString(advice.verdict),
                 text.c_str());
+#else
+    std::printf("}\n");
+#endif
   } catch (const std::exception& e) {
     std::fprintf(stderr, "profile_native: %s\n", e.what());
     return 1;
