@@ -2,9 +2,10 @@
 # The margin profile's speed, one command (docs/MARGIN_PROFILE.md, "Speed"; bench/perf/README.md):
 #   bash bench/perf/profile.sh [--before DIR] [options of profile_bench.mjs: --reps N, --tables …]
 # Builds what it needs (incremental): build-bench/bench/profile_native, dist/ and the bench page
-# (build-perf-web/); prepares mpls_stops if missing. With --before DIR (a checkout of an older
-# commit with its dist/ built), also builds DIR's profile_native (this driver copied in) and the
-# bench page against DIR/dist into /tmp/perf-web-before. Writes bench/results/profile_perf.json.
+# (build-perf-web/); prepares mpls_stops (and its first 26,000 rows, mpls26k) if missing. With
+# --before DIR (a checkout of an older commit with its dist/ built), also builds DIR's
+# profile_native (this driver copied in) and the bench page against DIR/dist into
+# /tmp/perf-web-before. Writes bench/results/profile_perf.json.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 before=""
@@ -27,4 +28,6 @@ CMAKE
 fi
 data="${DPMARGIN_BENCH_DATA:-bench/.data}"
 [ -f "$data/mpls_stops_train.csv" ] || bash bench/datasets/prepare.sh --out "$data" mpls_stops
+# The issue's size: the first 26,000 rows of mpls_stops' train split (its rows are in hash order).
+[ -f "$data/mpls26k_train.csv" ] || head -n 26001 "$data/mpls_stops_train.csv" > "$data/mpls26k_train.csv"
 node bench/perf/profile_bench.mjs "$@"

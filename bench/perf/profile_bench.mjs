@@ -4,6 +4,7 @@
 // that all see the same machine load; medians. NOT private: the profile is a local diagnostic.
 //   node bench/perf/profile_bench.mjs [--reps 3] [--tables mpls_stops,syn-26000x100]
 //        [--envs native,node,chromium] [--before DIR] [--out bench/results/profile_perf.json]
+// (mpls26k: the first 26,000 rows of mpls_stops' train split, made by profile.sh.)
 // --before DIR: also time an older checkout DIR (its build-bench/bench/profile_native, its dist/
 // for Node, and PERF_SITE=/tmp/perf-web-before for Chromium, the bench page built against it:
 // see profile.sh). Tables: syn-N x D (the generator of synthetic.hpp/.mjs; dense) or a prepared
@@ -19,7 +20,7 @@ const repo = fileURLToPath(new URL("../../", import.meta.url));
 const args = process.argv.slice(2);
 const opt = (name, dflt) => { const i = args.indexOf(`--${name}`); return i >= 0 ? args[i + 1] : dflt; };
 const reps = Number(opt("reps", "3"));
-const tables = opt("tables", "mpls_stops,syn-26000x100").split(",");
+const tables = opt("tables", "mpls26k,syn-26000x100").split(",");
 const envs = opt("envs", "native,node,chromium").split(",");
 const before = opt("before", null);
 const outPath = opt("out", join(repo, "bench/results/profile_perf.json"));

@@ -17,7 +17,9 @@
 // current fit, the rₖ − r₍ₖ₋₁₎ points to remove are taken in at most `maxRefitsPerStep`
 // batches of equal size (rounded up): each batch is the rows with the smallest normalized
 // margin (before clamping; ties by row index) under the current w, followed by a warm-started
-// refit. Every fit is recorded; those at a grid target are flagged. Fits use the soft-margin
+// refit. While a further batch is allowed in the step, a batch is cut to the rows the current
+// fit leaves at margin ≤ 0 (when there are any): removing just those leaves the rest separated
+// by the current w, so the first separable count is not overshot. Every fit is recorded; those at a grid target are flagged. Fits use the soft-margin
 // SVM with C = options.C until a fit separates the remaining rows (margin > 0); that fit is
 // then continued as the hard-margin SVM (its α is feasible for it) before it is recorded, and
 // so is every later fit (removing rows keeps the data separable), when hardMarginWhenSeparable.
@@ -26,7 +28,9 @@
 // Caveat: at a hard-margin optimum the support vectors tie at the minimum margin, so which of
 // them a batch removes is decided by the solver's tolerance; the curve's first positive point
 // is stable, but its later course varies with the tolerance (docs/MARGIN_PROFILE.md).
-// Cost: one fit per batch, so at most maxRefitsPerStep × (grid size − 1) + 1 fits.
+// Cost: one fit per batch, so at most (maxRefitsPerStep + 1) × (grid size − 1) + 1 fits (13
+// on the default grid for data that stays non-separable). Rows are read in sparse form when
+// few entries are nonzero (linear_svm.hpp).
 #pragma once
 
 #include <cstddef>
