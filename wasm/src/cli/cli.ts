@@ -595,12 +595,15 @@ async function profileCommand(dp: DpMargin, argv: string[]): Promise<void> {
     ...csvFlags, ...flagsOf(COMMAND_FLAGS.profile),
   }, 1);
   const maxRemoved = fractionFlag(v, "max-removed", "maxRemoved");
+  const epsilon = numberFlag(v, "epsilon", "epsilon", false);
+  const delta = numberFlag(v, "delta", "delta", false) ?? (epsilon !== undefined ? 1e-5 : undefined);
   const progress = Progress.fromFlags(v);
   const profile = await dp.profileCsv(csvFile(files[0]), {
     ...(await tableOptions(v, csvTable)),
     ...(progress.enabled ? { onProgress: (p: CsvProgress) => progress.reading(files[0], p) } : {}),
   }, {
     ...(maxRemoved !== undefined ? { maxRemoved } : {}), ...(v["no-intercept"] ? { intercept: false } : {}),
+    ...(epsilon !== undefined ? { epsilon } : {}), ...(delta !== undefined ? { delta } : {}),
     ...(progress.enabled ? { onProgress: (p) => progress.profiling(p) } : {}),
   });
   progress.done();
@@ -618,6 +621,7 @@ async function profileCommand(dp: DpMargin, argv: string[]): Promise<void> {
     "", "  % removed   normalized margin   (minimum before clamping)",
     ...profile.curve.filter((p) => p.onGrid).map((p) =>
       `  ${(100 * p.fraction).toFixed(3).padStart(9)}   ${p.margin.toFixed(6).padStart(17)}   (${p.minimumMargin.toFixed(6)})`),
+    "", `  advice (local, not private): ${profile.advice.verdict} — ${profile.advice.text}`,
   ];
   process.stdout.write(lines.join("\n") + "\n");
 }
