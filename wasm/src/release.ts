@@ -27,8 +27,8 @@ const MODEL_FIELDS = [
   "preprocessing.columnRanges", "preprocessing.columnRanges[][]", "preprocessing.columnMaps[]",
   "preprocessing.rangesPrivate",
   // The label: its column (header), positive class and classes (declared, public rule, or
-  // discovered under the budget).
-  "label.column", "label.positive", "label.classes[]",
+  // discovered under the budget); null for a model trained from arrays without one.
+  "label", "label.column", "label.positive", "label.classes[]",
   // The encoding: from the schema (public or private decisions) and discovered levels.
   "encoding.width", "encoding.blocks[].column", "encoding.blocks[].kind", "encoding.blocks[].missing",
   "encoding.blocks[].nullable", "encoding.blocks[].fill", "encoding.blocks[].indicator",
