@@ -110,12 +110,29 @@ void validateRequest(const PlanRequest& r) {
                             " (one-vs-rest problems)",
                         static_cast<double>(r.classes));
     }
+    if (r.jointClasses != 0) {
+      throwBadParameter("classes", "1 with the joint multiclass learner (one mechanism)",
+                        static_cast<double>(r.classes));
+    }
     if (r.selector == Selector::kPrivTune) {
       throw Error(ErrorCode::kBadParameter, "selector",
                   "selector must be \"iter\" or \"fixed\" with a multiclass label of " +
                       std::to_string(r.classes) +
                       " classes (PrivTune's accounting is not GDP, so its one-vs-rest runs cannot "
                       "be composed exactly), but is \"privtune\"");
+    }
+  }
+  if (r.jointClasses != 0) {
+    if (r.jointClasses < 3 || r.jointClasses > kMaxClasses) {
+      throwBadParameter("classes",
+                        "3 to " + std::to_string(kMaxClasses) + " for the joint multiclass learner",
+                        static_cast<double>(r.jointClasses));
+    }
+    if (r.selector == Selector::kPrivTune) {
+      throw Error(ErrorCode::kBadParameter, "selector",
+                  "selector must be \"auto\", \"iter\" or \"fixed\" with a multiclass label of " +
+                      std::to_string(r.jointClasses) +
+                      " classes (PrivTune's accounting is not GDP), but is \"privtune\"");
     }
   }
   requirePositive("stepScale", r.stepScale);
@@ -248,8 +265,13 @@ CandidatePlan planCandidate(const PlanRequest& r, const Plan& plan, double gamma
   c.c = r.hingeScale * (undistorted ? gamma : gamma / 3.0);
   c.clipRadius = undistorted ? r.normBound : 2.0 * r.normBound;
   c.sensitivity = hingeSensitivity(c.clipRadius, c.c);
+  // The joint multiclass learner: one row's gradient is a K × k matrix of Frobenius norm
+  // ≤ √2·R/c, so Δ = 2√2·R/c (docs/LEARNERS.md), and the noise has k·K coordinates.
+  const bool joint = r.jointClasses > 0;
+  if (joint) c.sensitivity *= kJointSensitivityFactor;
+  const std::uint64_t noiseDims = joint ? c.k * r.jointClasses : c.k;
   c.TUncapped = r.calibration == Calibration::kTight
-                             ? ngdIterationsBound(r.n, plan.muRun, c.k, kTightIterationTolerance)
+                             ? ngdIterationsBound(r.n, plan.muRun, noiseDims, kTightIterationTolerance)
                              : ngdIterationsPaper(r.n, plan.muRun);
   if (r.selector == Selector::kAuto) c.TUncapped = std::min(c.TUncapped, autoIterations(r, plan.muRun));
   if (c.TUncapped < 1) c.TUncapped = 1;
@@ -261,9 +283,9 @@ CandidatePlan planCandidate(const PlanRequest& r, const Plan& plan, double gamma
   // σ covers the sums the kernel computes, not only exact ones (floatSumSlack).
   c.sigma = ngdSigma(c.sensitivity * (1.0 + plan.floatSlack), c.T, plan.muRun);
   requireNoiseInRange(r, c.sigma);
-  c.stepSize = ngdStepSize(r.n, c.sensitivity, c.k, c.sigma, c.T, r.stepScale);
+  c.stepSize = ngdStepSize(r.n, c.sensitivity, noiseDims, c.sigma, c.T, r.stepScale);
   // Against the unit-norm reference separator (D = 1, whatever the step rule).
-  c.noiseFloorRatio = ngdUtilityFloor(c.sensitivity, c.k, plan.muRun) / static_cast<double>(r.n);
+  c.noiseFloorRatio = ngdUtilityFloor(c.sensitivity, noiseDims, plan.muRun) / static_cast<double>(r.n);
   c.scorePenalty = r.score == ScoreKind::kPopulation ? populationPenalty(c.k, r.n, plan.beta) : 0.0;
   return c;
 }
@@ -285,6 +307,12 @@ const char* toString(Pruning p) noexcept {
     case Pruning::kNoiseFloor: return "noise-floor";
   }
   return "none";
+}
+const char* toString(Multiclass m) noexcept {
+  return m == Multiclass::kJoint ? "joint" : "one-vs-rest";
+}
+const char* toString(JointLoss l) noexcept {
+  return l == JointLoss::kHinge ? "hinge" : "softmax";
 }
 const char* toString(Calibration c) noexcept {
   return c == Calibration::kTight ? "tight" : "paper";
@@ -326,6 +354,17 @@ ScoreKind parseScoreKind(const std::string& v, const char* parameter) {
   unknownName(parameter, "\"empirical\", \"population\"", v);
 }
 
+Multiclass parseMulticlass(const std::string& v, const char* parameter) {
+  if (v == "joint") return Multiclass::kJoint;
+  if (v == "one-vs-rest") return Multiclass::kOneVsRest;
+  unknownName(parameter, "\"joint\", \"one-vs-rest\"", v);
+}
+JointLoss parseJointLoss(const std::string& v, const char* parameter) {
+  if (v == "hinge") return JointLoss::kHinge;
+  if (v == "softmax") return JointLoss::kSoftmax;
+  unknownName(parameter, "\"hinge\", \"softmax\"", v);
+}
+
 Pruning parsePruning(const std::string& v, const char* parameter) {
   if (v == "none") return Pruning::kNone;
   if (v == "noise-floor") return Pruning::kNoiseFloor;
@@ -342,7 +381,8 @@ bool operator==(const PlanRequest& a, const PlanRequest& b) noexcept {
          a.pruneRatio == b.pruneRatio && a.classes == b.classes && a.autoMuKnee == b.autoMuKnee &&
          a.autoMinIterations == b.autoMinIterations && a.autoIterationsPerMu == b.autoIterationsPerMu &&
          a.autoSelectNoise == b.autoSelectNoise && a.autoSelectRunShare == b.autoSelectRunShare &&
-         a.autoSelectFactor == b.autoSelectFactor;
+         a.autoSelectFactor == b.autoSelectFactor && a.jointClasses == b.jointClasses &&
+         a.jointLoss == b.jointLoss;
 }
 
 double autoMargin(const PlanRequest& r, double muRun) {

@@ -29,6 +29,8 @@ namespace dpmargin::learn {
 struct OneVsRestResult {
   plan::Plan plan;           // the run's plan: plan.request.classes problems, each at μ_class
   std::size_t classes = 2;   // K of the label (2: a binary label, one problem)
+  // The joint learner (plan.request.jointClasses = K): ONE problem whose weights are K blocks of
+  // the width, class k's at weights[k·width …] (learn::predict's layout).
   // One per problem, in class order: problem k is class k against the rest (a binary label:
   // its positive class against the rest). Each has its own runs, selection and weights (in the
   // prepared feature space), and the run's plan, ranges and seeded flag.
@@ -78,6 +80,9 @@ class OneVsRest {
   const OneVsRestResult& result() const;  // once done
   const plan::Plan& plan() const noexcept { return plan_; }
   std::size_t problems() const noexcept { return problems_; }
+  // The joint multiclass learner (plan.request.jointClasses = K): one problem whose weights are
+  // K blocks of width (class after class) and whose rows hold class codes instead of ±1.
+  bool joint() const noexcept { return joint_; }
 
  private:
   void writeLabels(std::size_t problem, std::int8_t* out) const;
@@ -85,6 +90,7 @@ class OneVsRest {
   Trainer& trainer();
 
   Dataset* dataset_;  // null once detached
+  bool joint_ = false;  // the joint multiclass learner: one problem, class codes as labels
   std::vector<std::int32_t> codes_;  // empty: binary labels from the dataset
   std::size_t classes_, problems_;
   TrainSettings settings_;

@@ -40,6 +40,9 @@ struct Options {
   std::optional<double> stepScale, hingeScale;
   std::optional<plan::Pruning> pruning;
   std::optional<double> pruneRatio;
+  // A label of 3 or more classes: one joint learner or one-vs-rest, and the joint loss.
+  std::optional<plan::Multiclass> multiclass;
+  std::optional<plan::JointLoss> multiclassLoss;
   // Preprocessing (per row, public constants; or private column ranges).
   std::optional<bool> intercept;
   std::optional<learn::RowNormalization> rowNormalization;
