@@ -134,7 +134,8 @@ void train(Coordinator& t, std::size_t shards) {
         t.answerGradientPartials(partials);
         break;
       case learn::ShardRequest::Kind::kErrors:
-        counts.resize(static_cast<std::size_t>(r.candidates->cols()));
+        // One count per candidate (a joint multiclass step has K weight columns per candidate).
+        counts.resize(static_cast<std::size_t>(r.candidates->cols()) / std::max<std::size_t>(s[0]->classes(), 1));
         for (std::size_t i = 0; i < shards; ++i) {
           s[i]->countErrors(*r.candidates, counts.data());
           partials[i].assign(counts.begin(), counts.end());
@@ -267,6 +268,73 @@ TEST(PrivacyAudit, G_TwoShards) {
   const AuditResult ar = auditFixedRun(addRemove, 2, kFixedBroken);
   report("(g) 2 shards, add/remove sensitivity", ar, kFixedEpsilon);
   EXPECT_GT(ar.epsilonLowerBound, kFixedEpsilon);
+}
+
+// ---- (k): the joint multiclass learner (one noisy GD on K × k weights, Δ = 2√2·R/c) ----
+
+// K = 3 classes in ℝ²: seven zero rows (codes 0, 1, 2, …; they add nothing) and the canary,
+// class 0 at e₀ in D and at −e₀ in D′ (replace-one). One step from W = 0: every score is 0, so the
+// hinge is active and l* = class 1 in both worlds, and the canary's term is −z/c in row 0 and
+// +z/c in row 1 — the two terms differ by 2√2·‖z‖/c = Δ, the bound's extreme (docs/LEARNERS.md).
+// Statistic: w₀[0] − w₁[0], a Gaussian shift of 4η/c over noise sd √2·ησ: the whole μ_run.
+constexpr double kJointEpsilon = 2.0;
+constexpr std::size_t kJointClasses = 3;
+
+learn::Dataset jointTable(bool neighbour, std::vector<std::int32_t>& codes) {
+  const std::size_t rows = 8;
+  learn::Dataset t(rows, 2);
+  codes.assign(rows, 0);
+  for (std::size_t i = 0; i + 1 < rows; ++i) codes[i] = std::int32_t(i % kJointClasses);
+  t.rowMajor()[(rows - 1) * t.stride()] = neighbour ? -1.0f : 1.0f;
+  codes[rows - 1] = 0;
+  return t;
+}
+
+run::Options jointOptions() {
+  run::Options o = trainingOptions(kJointEpsilon);
+  o.selector = plan::Selector::kFixed;
+  o.margin = 1.0;       // γ = b: c = 1, R = 1 (unprojected)
+  o.maxIterations = 1;  // one step from W = 0 (any T is private)
+  return o;             // multiclass: the default, "joint"
+}
+
+// Through the production coordinator of a multiclass label (learn::OneVsRest, which runs the
+// joint learner when the resolved plan says so), with its own plan; shards as (g) when asked.
+AuditResult auditJoint(const testing::Faults& faults, std::size_t shards, Runs runs, Objective objective) {
+  FaultScope scope(faults);
+  const run::Options o = jointOptions();
+  std::vector<std::int32_t> c0, c1;
+  const learn::Dataset d0 = jointTable(false, c0), d1 = jointTable(true, c1);
+  const learn::TrainSettings settings = run::resolve(o, d0.rows(), d0.features(), kJointClasses);
+  if (settings.plan.jointClasses != kJointClasses) throw std::logic_error("not the joint learner");
+  const auto sample = [&](bool neighbour) {
+    learn::Dataset data = neighbour ? d1 : d0;
+    learn::OneVsRest t(data, (neighbour ? c1 : c0).data(), kJointClasses, settings, run::makeGenerator(settings));
+    train(t, shards);
+    const std::vector<double>& w = t.result().problems.at(0).weights;  // class k at w[k·2 …]
+    return w.at(0) - w.at(2);
+  };
+  return objective == Objective::kEpsilon ? auditGaussian(sample, runs) : audit(sample, runs, Objective::kMu);
+}
+
+TEST(PrivacyAudit, K_JointMulticlass) {
+  const plan::Plan p = run::planForTable(jointOptions(), 8, 2, kJointClasses);
+  ASSERT_EQ(p.request.jointClasses, kJointClasses);
+  ASSERT_EQ(p.candidates.size(), 1u);
+  ASSERT_EQ(p.candidates[0].T, 1u);
+  ASSERT_FALSE(p.candidates[0].projected);
+  const double claimedMu = p.muRun;  // the whole run: μ_run = μ_train = μ (intercept off, no ranges)
+  // The statistic sees the whole μ (a tight test), so the honest run is audited in ε at δ = 1e-5,
+  // where a threshold test with these runs stays well below the claim (as (b)); the broken one in
+  // μ, the stronger statistic for a Gaussian shift: a σ without the √2 shows √2·μ = 0.71.
+  const AuditResult honest = auditJoint({}, 0, kHonest, Objective::kEpsilon);
+  report("(k) joint multiclass run", honest, kJointEpsilon);
+  EXPECT_LE(honest.epsilonLowerBound, kJointEpsilon);
+  testing::Faults noSqrt2;
+  noSqrt2.jointWithoutSqrt2 = true;
+  const AuditResult broken = auditJoint(noSqrt2, 2, Runs{4000, 20000}, Objective::kMu);
+  reportMu("(k) joint on 2 shards, sensitivity without sqrt2", broken, claimedMu);
+  EXPECT_GT(broken.muLowerBound, claimedMu);
 }
 
 // ---- (b): Iter's released noisy scores ----
