@@ -51,6 +51,14 @@ int main(int argc, char** argv) {
         r.endPass();
       }
       const std::size_t K = r.classCount();
+      if (seed == 1 && r.settings().plan.discoveryColumns > 0) {
+        const plan::Plan budget = plan::makeBudget(r.settings().plan);
+        std::fprintf(stderr, "discovery: %llu columns (label own histogram: %d), muDiscovery %.4g, class threshold %.3g, "
+                     "found at 97.7%%: %.3g rows; other columns' threshold %.3g\n",
+                     (unsigned long long)budget.request.discoveryColumns, int(budget.request.discoveryLabel),
+                     budget.muDiscovery, budget.labelDiscovery.threshold,
+                     budget.labelDiscovery.threshold + 2 * budget.labelDiscovery.sigma, budget.discovery.threshold);
+      }
       learn::OneVsRest t(r.dataset(), K > 2 ? r.classCodes().data() : nullptr, K, r.settings(), r.takeGenerator());
       while (!t.advance(100000)) {
       }

@@ -82,7 +82,9 @@ function runPeer(t, epsilon, seed) {
 
 if (!args.includes("--summarise-only")) {
   const todo = [];
-  for (const t of chosen) for (const epsilon of epsilons) for (const arm of arms) for (let seed = 1; seed <= seeds; seed++) {
+  // ε = 1 and 8 first (the acceptance cells), then the others; seed by seed across tables.
+  const order = [...epsilons].sort((a, b) => (b === 1) - (a === 1) || (b === 8) - (a === 8));
+  for (const epsilon of order) for (let seed = 1; seed <= seeds; seed++) for (const t of chosen) for (const arm of arms) {
     const key = [product, t.name, arm, epsilon, seed].join(",");
     if (!done.has(key)) todo.push({ t, arm, epsilon, seed, key });
   }

@@ -181,6 +181,14 @@ export interface Plan {
   discoverySigma?: number;
   discoveryThreshold?: number;
   discoveryDeltaThreshold?: number;
+  /** The label's classes discovered (an undeclared text label): their own noisy histogram's μ
+   *  and σ, its threshold τ (a class with τ training rows is found half of the time) and
+   *  classFoundAt = ⌈τ + 2σ⌉ (found with probability 97.7%): the plan's statement of which class
+   *  sizes it will see (docs/MULTICLASS.md, "Class lists at small n"). */
+  classDiscoveryMu?: number;
+  classDiscoverySigma?: number;
+  classThreshold?: number;
+  classFoundAt?: number;
   /** The δ the GDP part is read at: δ less what discovery's thresholds take (δ without it). */
   deltaGdp: number;
   /** μ of each base noisy-GD run. */

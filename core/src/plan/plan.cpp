@@ -102,6 +102,9 @@ void validateRequest(const PlanRequest& r) {
   } else if (r.discoveryShare != 0.0) {
     requireOpenUnit("discoveryShare", r.discoveryShare);  // a share with nothing to discover
   }
+  if (r.discoveryLabel && r.discoveryColumns == 0) {
+    throw Error(ErrorCode::kInternal, "", "plan: the label discovered with no discovery column");
+  }
   if (r.classes != 1) {
     // Binary problems: a binary label trains 1 (oneVsRestProblems(2) = 1), K = 3…50 classes K.
     if (r.classes < 3 || r.classes > kMaxClasses) {
@@ -157,9 +160,21 @@ void splitRanges(const PlanRequest& r, Plan& plan) {
   plan.muTrain = std::sqrt(1.0 - r.rangeShare - discovery) * plan.mu;
   plan.muClass = plan.muTrain / std::sqrt(static_cast<double>(r.classes));
   if (r.discoveryColumns > 0) {
-    plan.discovery = accounting::calibrateDiscovery(
-        plan.muDiscovery, r.discoveryColumns,
-        accounting::discoveryDeltaThreshold(r.epsilon, r.delta));
+    const double deltaTau = accounting::discoveryDeltaThreshold(r.epsilon, r.delta);
+    if (!r.discoveryLabel) {
+      plan.discovery = accounting::calibrateDiscovery(plan.muDiscovery, r.discoveryColumns, deltaTau);
+    } else {
+      // Two Gaussian mechanisms, μ_label² + μ_other² = μ_discovery² (GDP composition); each of the
+      // m columns keeps a value held by one neighbour only with probability δ_τ/m, as before.
+      const double m = static_cast<double>(r.discoveryColumns);
+      const double share = r.discoveryColumns > 1 ? kLabelDiscoveryShare : 1.0;
+      plan.labelDiscovery =
+          accounting::calibrateDiscovery(std::sqrt(share) * plan.muDiscovery, 1, deltaTau / m);
+      if (r.discoveryColumns > 1) {
+        plan.discovery = accounting::calibrateDiscovery(std::sqrt(1.0 - share) * plan.muDiscovery,
+                                                        r.discoveryColumns - 1, deltaTau * (m - 1.0) / m);
+      }
+    }
   }
 }
 
@@ -382,7 +397,7 @@ bool operator==(const PlanRequest& a, const PlanRequest& b) noexcept {
          a.autoMinIterations == b.autoMinIterations && a.autoIterationsPerMu == b.autoIterationsPerMu &&
          a.autoSelectNoise == b.autoSelectNoise && a.autoSelectRunShare == b.autoSelectRunShare &&
          a.autoSelectFactor == b.autoSelectFactor && a.jointClasses == b.jointClasses &&
-         a.jointLoss == b.jointLoss;
+         a.jointLoss == b.jointLoss && a.discoveryLabel == b.discoveryLabel;
 }
 
 double autoMargin(const PlanRequest& r, double muRun) {

@@ -268,7 +268,8 @@ std::vector<OptionSpec> makeSpecs() {
        "public bound b on ‖x‖₂ after preprocessing",
        [](Options& o, const Value& v) { o.normBound = number("normBound", v); }},
       {"discoveryShare", K::kNumber, S::kBoth, "preprocessing", "", num(kDiscoveryShare),
-       show(kDiscoveryShare) + " when some categories or classes are discovered, else 0",
+       show(kDiscoveryShare) + " when some categories are discovered, " + show(kClassDiscoveryShare) +
+           " when the label's classes are (their own histogram: ⅔ of it with other columns, all alone), else 0",
        "share of the GDP budget for private category discovery",
        [](Options& o, const Value& v) { o.discoveryShare = number("discoveryShare", v); }},
       // ---- The table (CSV input) ----
@@ -731,7 +732,9 @@ plan::PlanRequest CsvRun::budgetRequest(std::uint64_t m) const {
   // The budget does not depend on the table's width: d = 1 stands in until it is known.
   plan::PlanRequest r = resolveCommon(options_, reader_.selectedRows(), 1, false);
   r.discoveryColumns = m;
-  r.discoveryShare = m > 0 ? options_.discoveryShare.value_or(kDiscoveryShare) : 0.0;
+  r.discoveryLabel = m > 0 && schema_.discoversClasses();
+  r.discoveryShare = m > 0 ? options_.discoveryShare.value_or(r.discoveryLabel ? kClassDiscoveryShare : kDiscoveryShare)
+                           : 0.0;
   return r;
 }
 
@@ -786,22 +789,30 @@ void CsvRun::afterCount() {
   std::vector<std::size_t> maxLevels(m_, std::size_t(schema_.maxLevels));
   const bool label = schema_.discoversClasses();
   if (label) maxLevels.back() = data::kMaxClasses;
-  accounting::DiscoveryCalibration calibration;
+  std::vector<std::vector<std::string>> levels;
+  double classThreshold = 0;
   if (mode_ == Mode::kPrivate) {
-    calibration = plan::makeBudget(budgetRequest(m_)).discovery;
+    // The label's classes from a noisy histogram of their own (plan.labelDiscovery), the other
+    // columns' levels from one joint histogram (plan.discovery): docs/PRIVACY.md.
+    const plan::Plan budget = plan::makeBudget(budgetRequest(m_));
+    const std::size_t others = label ? m_ - 1 : m_;
+    if (others > 0) {
+      levels = data::discoverLevels(std::vector<data::DiscoveryCounts>(counts.begin(), counts.begin() + long(others)),
+                                    std::vector<std::size_t>(maxLevels.begin(), maxLevels.begin() + long(others)),
+                                    budget.discovery, *generator_);
+    }
+    if (label) {
+      levels.push_back(data::discoverLevels({counts.back()}, {maxLevels.back()}, budget.labelDiscovery, *generator_)[0]);
+      classThreshold = budget.labelDiscovery.threshold;
+    }
   } else {
     // Local: no noise, every value present kept (the largest counts up to the cap).
+    accounting::DiscoveryCalibration calibration;
     calibration.columns = m_;
     calibration.sigma = 0.0;
     calibration.threshold = 0.5;
+    levels = data::discoverLevels(counts, maxLevels, calibration, *generator_);
   }
-  const plan::Plan budget = [&] {
-    plan::Plan p;
-    p.discovery = calibration;
-    return p;
-  }();
-  const std::vector<std::vector<std::string>> levels =
-      data::discoverLevels(counts, maxLevels, calibration, *generator_);
   for (std::size_t k = 0; k < m_; ++k) {
     const bool isLabel = label && k + 1 == m_;
     if (isLabel) {
@@ -816,7 +827,7 @@ void CsvRun::afterCount() {
       throw Error(ErrorCode::kOneClass, "classes",
                   "private class discovery found " + std::to_string(schema_.classes.size()) +
                       " class(es) of label column " + Node::ofText(c.name).shown() +
-                      " (a class needs about " + formatValue(std::ceil(budget.discovery.threshold)) +
+                      " (a class needs about " + formatValue(std::ceil(classThreshold)) +
                       " rows to be found at this budget); declare the classes (classes, --classes), "
                       "name the positive class (positive, --positive), or raise epsilon");
     }
@@ -885,7 +896,10 @@ void CsvRun::afterFill() {
   }
   settings_ = resolve(options_, dataset_->rows(), encoding_.width, classes);
   settings_.plan.discoveryColumns = m_;
-  settings_.plan.discoveryShare = m_ > 0 ? options_.discoveryShare.value_or(kDiscoveryShare) : 0.0;
+  settings_.plan.discoveryLabel = m_ > 0 && schema_.discoversClasses();
+  settings_.plan.discoveryShare =
+      m_ > 0 ? options_.discoveryShare.value_or(settings_.plan.discoveryLabel ? kClassDiscoveryShare : kDiscoveryShare)
+             : 0.0;
   if (settings_.plan.rangeShare > 0) {
     // Encoded 0/1 columns and declared ranges are public: only the others are estimated.
     const std::vector<bool> unit = encoding_.publicUnitColumns();

@@ -438,6 +438,9 @@ async function trainCommand(dp: DpMargin, argv: string[]): Promise<void> {
     `  ${columnsLine(read.schema)}`,
     `  ${epsilonMeaning(plan.epsilon)}`,
     `  plan ${adviceLine(plan)}`,
+    ...(plan.classFoundAt !== undefined
+      ? [`  classes discovered under the budget: a class is found half of the time with about ${Math.ceil(plan.classThreshold!)} training rows, 97.7% of the time with ${plan.classFoundAt} (declare them with --classes to spend nothing on it)`]
+      : []),
     ...(plan.multiclass === "joint"
       ? [`  one joint model over ${plan.classes} classes (${plan.multiclassLoss === "softmax" ? "softmax" : "multiclass hinge"}), μ for training = ${formatNumber(plan.muTrain, 8)}; selected margin γ = ${formatNumber(report.selectedMargin)} (k = ${selected.k}${selected.projected ? ", projected" : ""})`]
       : []),

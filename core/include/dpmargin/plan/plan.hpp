@@ -3,6 +3,7 @@
 // checked against the paper — before any data is read.
 #pragma once
 
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -101,6 +102,11 @@ struct PlanRequest {
   // kDiscoveryDeltaShare·δ for its thresholds, so μ comes from (ε, 0.9·δ). GDP selectors only.
   std::uint64_t discoveryColumns = 0;
   double discoveryShare = 0.0;
+  // The last of the discoveryColumns is the label (its classes discovered): it gets a noisy
+  // histogram of its own with kLabelDiscoveryShare of μ_discovery² (the other columns the rest,
+  // jointly), instead of a 1/m part of one joint histogram — docs/PRIVACY.md, "Category
+  // discovery". Alone (discoveryColumns = 1) it has all of μ_discovery either way.
+  bool discoveryLabel = false;
   // Utility-only knobs (public, data-independent; none changes privacy): D in the step size
   // η = D/√(T(n²Δ² + kσ²)), and the multiplier of the calibration's hinge scale c (tight
   // unprojected c = γ, else γ/3).
@@ -121,6 +127,12 @@ struct PlanRequest {
   std::uint64_t jointClasses = 0;
   JointLoss jointLoss = JointLoss::kSoftmax;
 };
+
+// Share of μ_discovery² given to the label's own histogram when other columns are discovered too
+// (the label's σ = √2/(√s·μ_discovery) against √(2m)/μ_discovery in one joint histogram of m
+// columns). With run::kClassDiscoveryShare = 0.3 of μ² for discovery, the other columns keep the
+// 0.1 of μ² they have without a discovered label (docs/MULTICLASS.md, "Class lists at small n").
+inline constexpr double kLabelDiscoveryShare = 2.0 / 3.0;
 
 // The joint learner's factor on the binary hinge's replace-one sensitivity 2R/c: a row's
 // gradient is ±z/c in two rows of W (hinge) or (p − e_y)zᵀ/c with ‖p − e_y‖ ≤ √2 (softmax).
@@ -170,6 +182,11 @@ struct Plan {
   // Discovery (request.discoveryColumns > 0): σ and τ of its noisy counts, its δ_τ, and the δ
   // left to the GDP part (δ − (1 + e^ε)·δ_τ); deltaGdp = δ without discovery.
   accounting::DiscoveryCalibration discovery;
+  // The label's own histogram (request.discoveryLabel): μ, σ = √2/μ, δ_τ/m and τ. A class with c
+  // training rows is found with probability Φ((c − τ)/σ): half at c = τ, 97.7% at c = τ + 2σ
+  // (classFoundAt, the plan's statement). `discovery` then holds the other columns' (0 columns:
+  // none).
+  accounting::DiscoveryCalibration labelDiscovery;
   double deltaGdp = 0;
   // PrivTune only:
   double tnbR = 0;              // r of TNB_{η, r}
@@ -284,10 +301,18 @@ void describePlan(const Plan& p, Writer& v) {
   v.number("muDiscovery", p.muDiscovery);
   v.count("discoveryColumns", r.discoveryColumns);
   v.number("discoveryShare", r.discoveryShare);
-  if (r.discoveryColumns > 0) {
+  if (r.discoveryColumns > 0 && p.discovery.columns > 0) {
     v.number("discoverySigma", p.discovery.sigma);
     v.number("discoveryThreshold", p.discovery.threshold);
     v.number("discoveryDeltaThreshold", p.discovery.deltaThreshold);
+  }
+  if (r.discoveryLabel) {
+    // The label's classes: found with probability ½ at classThreshold training rows, 97.7% at
+    // classFoundAt = τ + 2σ (public numbers: the plan's statement of which classes it will see).
+    v.number("classDiscoveryMu", p.labelDiscovery.mu);
+    v.number("classDiscoverySigma", p.labelDiscovery.sigma);
+    v.number("classThreshold", p.labelDiscovery.threshold);
+    v.number("classFoundAt", std::ceil(p.labelDiscovery.threshold + 2.0 * p.labelDiscovery.sigma));
   }
   v.number("deltaGdp", p.deltaGdp);
   v.number("muRun", p.muRun);
