@@ -12,7 +12,7 @@
 //
 //   bash bench/multiclass/prepare.sh                      # once: the tables
 //   node bench/multiclass/run.mjs [--seeds 5] [--eps 0.5,1,2,8] [--tables a,b] [--arms joint,…]
-//        [--summarise-only]
+//        [--peer-lanes 2] [--summarise-only]
 //
 // Rows go to bench/results/multiclass-joint.csv (one per run; rows already there for the same
 // product, table, arm, ε and seed are skipped, so a run resumes); then the table of mean ± sd
@@ -89,7 +89,7 @@ if (!args.includes("--summarise-only")) {
     if (!done.has(key)) todo.push({ t, arm, epsilon, seed, key });
   }
   console.log(`${todo.length} runs to do`);
-  // Two lanes: the package trains here while the peer runs in a child process (2 cores).
+  // Lanes: the package trains here while the peer runs in child processes.
   let finished = 0;
   const lane = async (jobsOfLane) => {
     for (const job of jobsOfLane) {
@@ -102,12 +102,18 @@ if (!args.includes("--summarise-only")) {
       if (++finished % 20 === 0) console.log(`${finished} of ${todo.length}`);
     }
   };
-  await Promise.all([lane(todo.filter((j) => j.arm !== "opacus")), lane(todo.filter((j) => j.arm === "opacus"))]);
+  // The peer is the slow side (~1 min a run on a busy machine): `--peer-lanes` child processes.
+  const peerLanes = Number(arg("peer-lanes", "2"));
+  const peerJobs = todo.filter((j) => j.arm === "opacus");
+  await Promise.all([lane(todo.filter((j) => j.arm !== "opacus")),
+    ...Array.from({ length: peerLanes }, (_, k) => lane(peerJobs.filter((_, i) => i % peerLanes === k)))]);
 }
 
 // ---- the table ----
+// One row per (table, arm, ε, seed): the first (two runs of this script may overlap).
+const seen = new Set();
 const rows = readFileSync(out, "utf8").trim().split("\n").slice(1).map((l) => l.split(","))
-  .filter((r) => r[0] === product);
+  .filter((r) => r[0] === product && !seen.has(r.slice(1, 5).join()) && seen.add(r.slice(1, 5).join()));
 const stats = (xs) => {
   const m = xs.reduce((a, b) => a + b, 0) / xs.length;
   const sd = Math.sqrt(xs.reduce((a, b) => a + (b - m) ** 2, 0) / Math.max(1, xs.length - 1));
