@@ -1,7 +1,13 @@
-// Training a label of K classes under ONE (ε, δ): one binary problem per class (class k
-// against the rest), each a full run of the Trainer (M*, or a fixed margin) on the same
-// prepared rows — and a binary label as the case of one problem, through the same object
-// (docs/MULTICLASS.md).
+// Training a label of K classes under ONE (ε, δ) — the one training object of every label
+// (docs/MULTICLASS.md):
+//  - the joint learner (settings.plan.jointClasses = K, the default for K ≥ 3): ONE run of the
+//    Trainer on the K × k weight matrix, the rows' labels holding their class codes (−1: none of
+//    the classes); the shards run the multiclass kernel (multiclass_kernel.hpp);
+//  - one-vs-rest (multiclass "one-vs-rest"): one binary problem per class (class k against the
+//    rest), each a full run of the Trainer (M*, or a fixed margin) on the same prepared rows;
+//  - a binary label as the case of one problem, exactly the Trainer's run.
+// The rest of this comment is about one-vs-rest; the joint learner's privacy is in
+// docs/LEARNERS.md ("The joint multiclass learner").
 //
 // Privacy (docs/PRIVACY.md, "Multiclass"): replacing one row can change that row in every one
 // of the K problems, so the K runs are K mechanisms on the same data, and they compose exactly
