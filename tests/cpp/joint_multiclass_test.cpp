@@ -309,7 +309,9 @@ TEST(JointSensitivity, AConstructionReachesTwoSqrtTwoROverCAndFailsWithoutClippi
       EXPECT_NEAR(moved, 2 * std::sqrt(1 - 1.0 / K) * R / c, 1e-4 * moved);
     }
     EXPECT_LE(moved, bound * (1 + 1e-6));
-    if (loss == plan::JointLoss::kHinge) EXPECT_GT(moved, 2 * R / c * 1.4);  // the binary Δ fails
+    if (loss == plan::JointLoss::kHinge) {
+      EXPECT_GT(moved, 2 * R / c * 1.4);  // the binary Δ fails
+    }
     // Unclipped (R' = 100 ≫ 3): the row of norm 3 moves the sum by about 3× the bound for R = 1.
     const double unclipped =
         (summedGradient(x2, y, k, K, zero, 100.0, c, loss) - summedGradient(x, y, k, K, zero, 100.0, c, loss)).norm();
@@ -405,7 +407,9 @@ TEST(JointMulticlass, ShardDrivenRunEqualsTheLocalRun) {
       scale = std::max(scale, std::abs(l.weights[e]));
       diff = std::max(diff, std::abs(l.weights[e] - h.weights[e]));
     }
-    if (shards == 1) EXPECT_EQ(l.weights, h.weights);  // one shard: bit-identical
+    if (shards == 1) {
+      EXPECT_EQ(l.weights, h.weights);  // one shard: bit-identical
+    }
     EXPECT_LT(diff / scale, 1e-9) << shards << " shards";
   }
 }
