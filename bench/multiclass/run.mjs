@@ -12,7 +12,7 @@
 //
 //   bash bench/multiclass/prepare.sh                      # once: the tables
 //   node bench/multiclass/run.mjs [--seeds 5] [--eps 0.5,1,2,8] [--tables a,b] [--arms joint,…]
-//        [--peer-lanes 2] [--summarise-only]
+//        [--peer-lanes 2] [--reverse] [--summarise-only]
 //
 // Rows go to bench/results/multiclass-joint.csv (one per run; rows already there for the same
 // product, table, arm, ε and seed are skipped, so a run resumes); then the table of mean ± sd
@@ -88,6 +88,7 @@ if (!args.includes("--summarise-only")) {
     const key = [product, t.name, arm, epsilon, seed].join(",");
     if (!done.has(key)) todo.push({ t, arm, epsilon, seed, key });
   }
+  if (args.includes("--reverse")) todo.reverse();  // a second instance starts from the other end
   console.log(`${todo.length} runs to do`);
   // Lanes: the package trains here while the peer runs in child processes.
   let finished = 0;
