@@ -79,6 +79,11 @@ function printPlan(plan: Plan): void {
   lines.push(`dpmargin plan — ${plan.selector} selection, ${plan.calibration} calibration, ${plan.score} score`);
   lines.push(`  (ε, δ) = (${plan.epsilon}, ${plan.delta}), replace-one neighbours, n = ${plan.n}, d = ${plan.d}, b = ${plan.normBound}`);
   lines.push(`  μ total = ${formatNumber(plan.mu, 10)}   μ per run = ${formatNumber(plan.muRun, 10)}   score noise sd = ${formatNumber(plan.scoreSd)}`);
+  if (plan.multiclass === "joint") {
+    lines.push(`  ${plan.classes} classes: one joint model on ${plan.classes} × k weights (${plan.multiclassLoss === "softmax" ? "softmax" : "multiclass hinge"}), the whole training budget; Delta = 2√2·R/c`);
+  } else if (plan.multiclass === "one-vs-rest") {
+    lines.push(`  ${plan.classes} classes: one-vs-rest, ${plan.classes} binary problems at μ per class = ${formatNumber(plan.muClass!, 10)}`);
+  }
   lines.push(`  ${epsilonMeaning(plan.epsilon)}`);
   lines.push(`  ${adviceLine(plan)}`);
   lines.push(`  ε spent (recomputed from μ) = ${formatNumber(plan.epsilonSpent, 10)}   JL failure β = ${formatNumber(plan.jlFailure)}`);
@@ -394,7 +399,7 @@ async function trainCommand(dp: DpMargin, argv: string[]): Promise<void> {
     warnings.push(`test accuracy ${percent(y.accuracy)} is no better than always answering the majority class ${JSON.stringify(testMetrics!.majorityClass)} (${percent(y.majorityRate)} of the test rows): the model has learned little`);
   }
   warnings.push(...labelWarnings(read.label!, read.labelSummary));
-  const outside = outsideClassesWarning(read);
+  const outside = outsideClassesWarning(read, report.plan.multiclass === "joint");
   if (outside) warnings.push(outside);
   const plan = report.plan;
   const selected = plan.candidates[report.selectedCandidate];
@@ -438,7 +443,13 @@ async function trainCommand(dp: DpMargin, argv: string[]): Promise<void> {
     `  ${columnsLine(read.schema)}`,
     `  ${epsilonMeaning(plan.epsilon)}`,
     `  plan ${adviceLine(plan)}`,
-    ...(report.perClass
+    ...(plan.classFoundAt !== undefined
+      ? [`  classes discovered under the budget: a class is found half of the time with about ${Math.ceil(plan.classThreshold!)} training rows, 97.7% of the time with ${plan.classFoundAt} (declare them with --classes to spend nothing on it)`]
+      : []),
+    ...(plan.multiclass === "joint"
+      ? [`  one joint model over ${plan.classes} classes (${plan.multiclassLoss === "softmax" ? "softmax" : "multiclass hinge"}), μ for training = ${formatNumber(plan.muTrain, 8)}; selected margin γ = ${formatNumber(report.selectedMargin)} (k = ${selected.k}${selected.projected ? ", projected" : ""})`]
+      : []),
+    ...(plan.multiclass === "joint" ? [] : report.perClass
       ? [`  one-vs-rest over ${report.perClass.length} classes, μ per class = ${formatNumber(plan.muClass!, 8)}; selected margin γ per class:`,
         ...report.perClass.map((c) => `    ${c.class}: γ = ${formatNumber(c.selectedMargin)} (k = ${plan.candidates[c.selectedCandidate].k})`)]
       : [`  selected margin γ = ${formatNumber(report.selectedMargin)} (k = ${selected.k}${selected.projected ? ", projected" : ""})`]),
@@ -512,12 +523,13 @@ function labelWarnings(label: { column: string; classes: string[]; classSource?:
 // Rows whose label was not among the privately discovered classes are trained as negatives
 // (DATA_PIPELINE.md): say how many (a local count, not released), since a missed class — a
 // rare one, or a spelling variant — otherwise passes silently.
-function outsideClassesWarning(read: TableInfo): string | null {
+function outsideClassesWarning(read: TableInfo, joint: boolean): string | null {
   const k = read.labelOutside;
   if (!(k > 0) || !read.label) return null;
   const classes = read.label.classes.map((c) => JSON.stringify(c)).join(", ");
-  const as = read.label.classes.length >= 3 ? "negatives for every class" : `negatives (not ${JSON.stringify(read.label.positive)})`;
-  return `${k} of ${read.rows} training rows (${percent(k / read.rows)}) have a label that is none of the classes discovered under the budget (${classes}): they were trained as ${as}; declare the classes (--classes A,B,…) to train on them, or leave those rows out`;
+  const as = joint ? "left out of the joint model's gradients and scores"
+    : read.label.classes.length >= 3 ? "trained as negatives for every class" : `trained as negatives (not ${JSON.stringify(read.label.positive)})`;
+  return `${k} of ${read.rows} training rows (${percent(k / read.rows)}) have a label that is none of the classes discovered under the budget (${classes}): they were ${as}; declare the classes (--classes A,B,…) to train on them, or leave those rows out`;
 }
 
 async function readText(path: string, what: string): Promise<string> {
