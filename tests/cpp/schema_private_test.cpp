@@ -88,9 +88,9 @@ TEST(SchemaPrivate, TheRulesAtTheirBoundaries) {
   EXPECT_EQ(column(decide(450, 100, 0, s), "x").reason, "numbers");
   EXPECT_EQ(column(decide(600, 0, 0, s), "x").reason, "text");
   EXPECT_EQ(column(decide(0, 0, 0, s), "x").decision, "private");
-  // … and text clearly there: more than 3σ, or a nearly empty column stays numbers.
-  EXPECT_EQ(column(decide(30, 960, 0, s), "x").kind, ColumnKind::kNumeric);     // 30 > 20 but not > 3σ
-  EXPECT_EQ(column(decide(30.1, 960, 0, s), "x").kind, ColumnKind::kCategorical);
+  // … and text clearly there: more than 1σ, or a nearly empty column stays numbers.
+  EXPECT_EQ(column(decide(10, 985, 0, s), "x").kind, ColumnKind::kNumeric);     // 10 > 7.5 but not > σ
+  EXPECT_EQ(column(decide(10.1, 985, 0, s), "x").kind, ColumnKind::kCategorical);
   // Almost no values: present < 0.01·n − 3σ.
   EXPECT_EQ(column(decide(0, 1000 - 10 + 30.1, 0, s), "x").kind, ColumnKind::kIgnore);  // present −20.1
   EXPECT_EQ(column(decide(0, 1000 - 10 + 29.9, 0, s), "x").kind, ColumnKind::kNumeric);

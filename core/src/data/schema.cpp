@@ -505,7 +505,7 @@ Schema resolve(const CsvScan& scan, const TableOptions& o, SchemaPurpose purpose
       if (present < kEmptyShare * n - kNullableSds * evidence->sigma && !(o.features && features.count(c.name))) {
         c.kind = ColumnKind::kIgnore;
         c.reason = "almost no values";
-      } else if (!(e.text > kTextShare * present && e.text > kNullableSds * evidence->sigma)) {
+      } else if (!(e.text > kTextShare * present && e.text > kTextSds * evidence->sigma)) {
         // Numeric unless text is both most of the present cells and clearly there: a nearly
         // empty column, or noise alone, is numbers (filled), never a category of noise.
         c.kind = ColumnKind::kNumeric;

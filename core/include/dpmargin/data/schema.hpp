@@ -61,7 +61,7 @@ inline constexpr std::size_t kMaxClasses = 50;
 // - a column with fewer present (non-missing) cells than kEmptyShare·n, by more than
 //   kNullableSds noise sds of that count (0 when exact), is left out;
 // - a column is categorical when its text cells are more than kTextShare of its present cells
-//   and more than kNullableSds noise sds, else numeric (its text and non-finite cells then read
+//   and more than kTextSds noise sds, else numeric (its text and non-finite cells then read
 //   as missing);
 // - a column is nullable (a missing indicator or level) when its missing cells (text included,
 //   for a numeric column) exceed kNullableSds noise sds of that count (0 when exact);
@@ -71,6 +71,7 @@ inline constexpr std::size_t kMaxClasses = 50;
 inline constexpr double kEmptyShare = 0.01;
 inline constexpr double kTextShare = 0.5;
 inline constexpr double kNullableSds = 3.0;
+inline constexpr double kTextSds = 1.0;
 inline constexpr double kLabelShare = 0.5;
 
 // The data owner's choices for one column (every field optional: unset is the default rule).
