@@ -85,12 +85,17 @@ def encode_row(blocks, header_index, cells, missing_tokens, line, decimal):
             if b["indicator"]:
                 out.append(1.0 if missing else 0.0)
             continue
-        # categorical: one-hot over the levels plus "other" (declared/discovered), or hash buckets;
-        # then a "missing" level when missingLevel.
+        # categorical: one-hot over the levels plus "other" (declared/discovered), or one 0/1
+        # column for the second of two levels ("binary"), or hash buckets; then a "missing"
+        # level when missingLevel.
         if b["categories"] == "hash":
             block = [0.0] * b["buckets"]
             if not missing:
                 block[fnv_bucket(raw, b["buckets"])] = 1.0
+        elif b.get("binary"):
+            if missing and not b["missingLevel"] and b["missing"] == "error":
+                raise ValueError("line %d, column %r: a missing value" % (line, b["column"]))
+            block = [1.0 if (not missing and raw == b["levels"][1]) else 0.0]
         else:
             levels = b["levels"]
             block = [0.0] * (len(levels) + 1)

@@ -218,7 +218,7 @@ TEST(Encoding, OneHotIndicatorsAndHashedBuckets) {
   TableOptions o;
   data::ColumnChoice plan;
   plan.name = "plan";
-  plan.levels = std::vector<std::string>{"basic", "gold"};
+  plan.levels = std::vector<std::string>{"basic", "gold", "pro"};
   data::ColumnChoice city;
   city.name = "city";
   city.categories = data::CategorySource::kHash;
@@ -227,12 +227,12 @@ TEST(Encoding, OneHotIndicatorsAndHashedBuckets) {
   const data::CsvScan scan = data::scanCsv(csv.data(), csv.size(), data::csvOptionsFor(o));
   data::Schema s = data::resolveSchema(scan, o, data::SchemaPurpose::kTrain);
   const data::Encoding e = data::makeEncoding(s);
-  EXPECT_EQ(e.names(), (std::vector<std::string>{"age", "age: missing", "plan: basic", "plan: gold", "plan: other",
+  EXPECT_EQ(e.names(), (std::vector<std::string>{"age", "age: missing", "plan: basic", "plan: gold", "plan: pro", "plan: other",
                                                  "plan: missing", "city: #0", "city: #1", "city: #2", "city: #3"}));
-  EXPECT_EQ(e.width, 10u);
+  EXPECT_EQ(e.width, 11u);
   const std::vector<bool> unit = e.publicUnitColumns();
   EXPECT_FALSE(unit[0]);
-  for (std::size_t j = 1; j < 10; ++j) EXPECT_TRUE(unit[j]) << j;
+  for (std::size_t j = 1; j < 11; ++j) EXPECT_TRUE(unit[j]) << j;
   data::TableReader reader(data::csvOptionsFor(o));
   reader.feed(csv.data(), csv.size());
   reader.finishScan();
@@ -248,15 +248,55 @@ TEST(Encoding, OneHotIndicatorsAndHashedBuckets) {
   EXPECT_EQ(x[st + 1], 1.0f);  // … and the indicator
   EXPECT_EQ(x[2], 1.0f);       // basic
   EXPECT_EQ(x[st + 3], 1.0f);  // gold
-  EXPECT_EQ(x[2 * st + 5], 1.0f);  // missing level
+  EXPECT_EQ(x[2 * st + 6], 1.0f);  // missing level
   float hashed = 0;
-  for (std::size_t b = 0; b < 4; ++b) hashed += x[6 + b];
+  for (std::size_t b = 0; b < 4; ++b) hashed += x[7 + b];
   EXPECT_EQ(hashed, 1.0f);
-  EXPECT_EQ(x[6 + data::categoryBucket("Paris", 4)], 1.0f);
+  EXPECT_EQ(x[7 + data::categoryBucket("Paris", 4)], 1.0f);
   EXPECT_EQ(reader.labelCodes(), (std::vector<std::int32_t>{0, 1, 1}));
   // The encoding round-trips through the model file's description.
   const data::Encoding back = data::parseEncoding(data::describeEncoding(e), "encoding");
   EXPECT_EQ(back.names(), e.names());
+}
+
+// Two levels (issue 29 item 7): one 0/1 column for the second level — the first, any other value
+// and a missing cell 0 (a missing level keeps its own column) — never hashed into buckets.
+TEST(Encoding, TwoLevelsAreOneColumn) {
+  const std::string csv = "smoker,label\nyes,0\nno,1\nmaybe,1\n,0\n";
+  TableOptions o;
+  data::ColumnChoice smoker;
+  smoker.name = "smoker";
+  smoker.levels = std::vector<std::string>{"no", "yes"};
+  smoker.nullable = true;
+  o.columns = {smoker};
+  const data::CsvScan scan = data::scanCsv(csv.data(), csv.size(), data::csvOptionsFor(o));
+  const data::Schema s = data::resolveSchema(scan, o, data::SchemaPurpose::kTrain);
+  const data::Encoding e = data::makeEncoding(s);
+  EXPECT_EQ(e.names(), (std::vector<std::string>{"smoker: yes", "smoker: missing"}));
+  ASSERT_EQ(e.width, 2u);
+  EXPECT_TRUE(e.blocks[0].binary);
+  data::TableReader reader(data::csvOptionsFor(o));
+  reader.feed(csv.data(), csv.size());
+  reader.finishScan();
+  reader.beginFill(s, e, {"0", "1"}, true, 1e9);
+  reader.feed(csv.data(), csv.size());
+  reader.finishFill();
+  auto d = reader.takeDataset();
+  const float* x = d->rowMajor();
+  const std::size_t st = d->stride();
+  EXPECT_EQ(std::vector<float>({x[0], x[st], x[2 * st], x[3 * st]}), (std::vector<float>{1, 0, 0, 0}));
+  EXPECT_EQ(std::vector<float>({x[1], x[st + 1], x[2 * st + 1], x[3 * st + 1]}), (std::vector<float>{0, 0, 0, 1}));
+  // The model file says so and reads back; an older file (no "binary") keeps one column a level.
+  Node described = data::describeEncoding(e);
+  const data::Encoding back = data::parseEncoding(described, "encoding");
+  EXPECT_TRUE(back.blocks[0].binary);
+  EXPECT_EQ(back.names(), e.names());
+  auto& fields = described.fields[0].second.list[0].fields;
+  fields.erase(std::remove_if(fields.begin(), fields.end(), [](const auto& f) { return f.first == "binary"; }), fields.end());
+  described.fields[1].second = Node::ofNumber(4);  // width of the old layout: 2 levels + other + missing
+  const data::Encoding old = data::parseEncoding(described, "encoding");
+  EXPECT_FALSE(old.blocks[0].binary);
+  EXPECT_EQ(old.names(), (std::vector<std::string>{"smoker: no", "smoker: yes", "smoker: other", "smoker: missing"}));
 }
 
 TEST(Encoding, BadModelFieldsAreNamed) {
@@ -395,7 +435,7 @@ TEST(CsvRun, TextColumnsMissingCellsAndATextLabel) {
   EXPECT_EQ(column(s, "tenure").decision, "private");
   EXPECT_EQ(r.run->encoding().names(),
             (std::vector<std::string>{"tenure", "plan: basic", "plan: plus", "plan: pro", "plan: other",
-                                      "region: north", "region: south", "region: other", "monthly"}));
+                                      "region: south", "monthly"}));  // two levels: one column
   // Only the two numeric columns get private ranges; the rest are public [0, 1].
   std::size_t estimated = 0;
   for (const auto& k : settings.knownRanges) estimated += !k;

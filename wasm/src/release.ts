@@ -33,7 +33,8 @@ const MODEL_FIELDS = [
   "encoding.width", "encoding.blocks[].column", "encoding.blocks[].kind", "encoding.blocks[].missing",
   "encoding.blocks[].nullable", "encoding.blocks[].fill", "encoding.blocks[].indicator",
   "encoding.blocks[].textAsMissing", "encoding.blocks[].categories", "encoding.blocks[].buckets",
-  "encoding.blocks[].levels[]", "encoding.blocks[].missingLevel", "encoding.blocks[].range[]",
+  "encoding.blocks[].levels[]", "encoding.blocks[].binary", "encoding.blocks[].missingLevel",
+  "encoding.blocks[].range[]",
   // The schema, as describeSchema writes it.
   ...schemaFields("schema."),
   // The privacy record: the budget and its split (the plan), the mechanism's names.

@@ -67,6 +67,8 @@ std::vector<std::string> Encoding::names() const {
     }
     if (b.categories == CategorySource::kHash) {
       for (std::uint64_t k = 0; k < b.buckets; ++k) out.push_back(b.column + ": #" + std::to_string(k));
+    } else if (b.binary) {
+      out.push_back(b.column + ": " + b.levels[1]);
     } else {
       for (const std::string& level : b.levels) out.push_back(b.column + ": " + level);
       out.push_back(b.column + ": other");
@@ -113,7 +115,8 @@ Encoding makeEncoding(const Schema& schema) {
         b.width = std::size_t(c.buckets);
       } else {
         b.levels = c.levels;
-        b.width = b.levels.size() + 1;  // + other
+        b.binary = b.levels.size() == 2;
+        b.width = b.binary ? 1 : b.levels.size() + 1;  // one 0/1 column, or the levels + other
       }
       b.width += b.missingLevel ? 1 : 0;
     } else {
@@ -209,6 +212,11 @@ void encodeRows(const Encoding& encoding, float* table, std::size_t rows, std::s
       }
       const std::int32_t code = static_cast<std::int32_t>(x[0]);
       std::fill(x, x + b.width, 0.0f);
+      if (b.binary) {  // 1 for the second level; the first, other values and missing cells 0
+        if (code == 1) x[0] = 1.0f;
+        if (code == kMissingCode && b.missingLevel) x[b.width - 1] = 1.0f;
+        continue;
+      }
       if (code == kMissingCode) {
         // A missing cell: its own level when the column has one, else "other" (a hashed column
         // without a missing level leaves the row's block at 0).
@@ -265,6 +273,7 @@ Node describeEncoding(const Encoding& e) {
         f.emplace_back("buckets", Node::ofNumber(double(b.buckets)));
       } else {
         f.emplace_back("levels", Node::ofTexts(b.levels));
+        if (b.binary) f.emplace_back("binary", Node::ofBoolean(true));
       }
       f.emplace_back("missingLevel", Node::ofBoolean(b.missingLevel));
     }
@@ -284,7 +293,8 @@ Encoding parseEncoding(const Node& node, const std::string& name) {
     for (std::size_t i = 0; i < list.size(); ++i) {
       const std::string p = name + ".blocks[" + std::to_string(i) + "]";
       const Node& n = nodeObject(list[i], p, {"column", "kind", "missing", "nullable", "fill", "indicator",
-                                              "textAsMissing", "categories", "buckets", "levels", "missingLevel"});
+                                              "textAsMissing", "categories", "buckets", "levels", "binary",
+                                              "missingLevel"});
       const auto required = [&](const char* key) -> const Node& {
         const Node* v = n.field(key);
         if (!v) badModel(p + "." + key, "is missing");
@@ -325,7 +335,10 @@ Encoding parseEncoding(const Node& node, const std::string& name) {
             if (!seen.insert(v).second) badModel(p + ".levels", "repeats " + Node::ofText(v).shown());
           }
           if (b.levels.size() > kMaxDeclaredCategories) badModel(p + ".levels", "has too many levels");
-          b.width = b.levels.size() + 1;
+          // "binary" (version 3): two levels in one 0/1 column; older files one per level + other.
+          if (const Node* v = n.field("binary")) b.binary = nodeBoolean(*v, p + ".binary");
+          if (b.binary && b.levels.size() != 2) badModel(p + ".binary", "is true for a column of " + std::to_string(b.levels.size()) + " levels");
+          b.width = b.binary ? 1 : b.levels.size() + 1;
         }
         b.width += b.missingLevel ? 1 : 0;
       } else {

@@ -6,7 +6,8 @@
 //                "indicator";
 //   categorical  one 0/1 column per level (declared, or discovered under the budget), one
 //                "<name>: other" column for every other value, and "<name>: missing" when the
-//                column is nullable and its strategy is "level"; or, hashed, `buckets` 0/1
+//                column is nullable and its strategy is "level" — with exactly two levels, one
+//                0/1 column "<name>: <second level>" instead of the three; or, hashed, `buckets` 0/1
 //                columns "<name>: #b" chosen by a public hash of the value (nothing learnt
 //                from the data), plus the missing column.
 //
@@ -66,6 +67,9 @@ struct EncodedBlock {
   std::optional<std::array<double, 2>> range;  // numeric, declared
   CategorySource categories = CategorySource::kDeclared;  // categorical: declared/discover/hash
   std::vector<std::string> levels;      // declared or discovered: offset + i
+  // Two levels: one 0/1 column, 1 for the second level (the first and any other value 0) —
+  // instead of a column per level plus "other" (model files from version 3 say "binary").
+  bool binary = false;
   std::uint64_t buckets = 0;            // hash: offset + b
   bool missingLevel = false;            // categorical: the last column is "missing"
 };
