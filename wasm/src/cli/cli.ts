@@ -11,6 +11,7 @@ import { trainCommand } from "./train.js";
 import { predictCommand } from "./predict.js";
 import { profileCommand } from "./profile.js";
 import { schemaCommand } from "./schema.js";
+import { Progress } from "./progress.js";
 import { load, DpMarginError, type DpMargin } from "../node.js";
 
 // The command being run: usage errors point at its help.
@@ -27,7 +28,10 @@ function fullHelp(dp: DpMargin): string {
     "predict, profile and schema take the reading options above that apply (see their --help)."].join("\n");
 }
 
-const COMMANDS: Record<string, (dp: DpMargin, argv: string[]) => Promise<void>> = {
+// Every command takes the signal that Ctrl-C (SIGINT) or SIGTERM aborts: reading, training and
+// scoring stop at their next check and the command ends with CANCELLED (exit 130).
+type Command = (dp: DpMargin, argv: string[], signal: AbortSignal) => Promise<void>;
+const COMMANDS: Record<string, Command> = {
   account: accountCommand, train: trainCommand, predict: predictCommand, profile: profileCommand, schema: schemaCommand,
 };
 
@@ -39,9 +43,32 @@ function quietOnBrokenPipe(): void {
   });
 }
 
+// Ctrl-C or SIGTERM: the first cancels the command (its bars stopped, its ledger written, a
+// line saying so); a second one exits at once.
+function cancelOnSignal(): { signal: AbortSignal; release: () => void } {
+  const abort = new AbortController();
+  const onSignal = () => {
+    if (abort.signal.aborted) {
+      Progress.stopAll();
+      process.exit(130);
+    }
+    abort.abort();
+  };
+  process.on("SIGINT", onSignal);
+  process.on("SIGTERM", onSignal);
+  return {
+    signal: abort.signal,
+    release: () => {
+      process.off("SIGINT", onSignal);
+      process.off("SIGTERM", onSignal);
+    },
+  };
+}
+
 export async function main(argv: string[]): Promise<number> {
   quietOnBrokenPipe();
   const [command, ...rest] = argv;
+  const cancel = cancelOnSignal();
   try {
     if (command === undefined || command === "--help" || command === "-h") {
       const dp = await load();
@@ -62,14 +89,21 @@ export async function main(argv: string[]): Promise<number> {
       process.stdout.write(commandHelp(await load(), command, PREDICT_TABLE) + "\n");
       return 0;
     }
-    await run(await load(), rest);
+    await run(await load(), rest, cancel.signal);
+    Progress.stopAll();
     return 0;
   } catch (error) {
+    // Every bar stopped and its line finished first: the error starts a line of its own.
+    Progress.stopAll();
     if (error instanceof UsageError) {
       // One line: scripts read the first line of stderr.
       const message = error.message.split("\n")[0];
       process.stderr.write(`dpmargin: ${message} (see dpmargin ${currentCommand ? `${currentCommand} ` : ""}--help)\n`);
       return 2;
+    }
+    if (error instanceof DpMarginError && error.code === "CANCELLED" && cancel.signal.aborted) {
+      process.stderr.write(`dpmargin: CANCELLED: ${error.message}\n`);
+      return 130;
     }
     if (error instanceof DpMarginError && error.code !== "INTERNAL" && error.code !== "WASM_LOAD") {
       // Bad input or parameters: exit 2, one line, nothing on stdout.
@@ -79,5 +113,7 @@ export async function main(argv: string[]): Promise<number> {
     }
     process.stderr.write(`dpmargin: internal error: ${(error as Error)?.stack ?? error}\n`);
     return 1;
+  } finally {
+    cancel.release();
   }
 }

@@ -11,7 +11,7 @@ import { listFlag, outExists, parse, PREDICT_TABLE, readText, tableFlags, tableO
 import { csvFile, DpMarginError, predictionsCsv, multiclassPredictionsCsv, SEEDED_WARNING,
   type DpMargin, type CsvProgress } from "../node.js";
 
-export async function predictCommand(dp: DpMargin, argv: string[]): Promise<void> {
+export async function predictCommand(dp: DpMargin, argv: string[], signal?: AbortSignal): Promise<void> {
   const { flags: csvFlags, options: csvTable } = tableFlags(dp, PREDICT_TABLE);
   const { values: v, files } = parse(argv, { ...csvFlags, ...flagsOf(COMMAND_FLAGS.predict) }, 2);
   if (v.keep !== undefined && v["keep-all"]) throw new UsageError("--keep contradicts --keep-all");
@@ -22,7 +22,7 @@ export async function predictCommand(dp: DpMargin, argv: string[]): Promise<void
   const progress = Progress.fromFlags(v);
   const read = await tableOptions(v, csvTable);
   const predictions = await model.predictCsv(csvFile(files[1]), {
-    ...read,
+    ...read, signal,
     ...(progress.enabled ? { onProgress: (p: CsvProgress) => progress.predicting(files[1], p) } : {}),
   });
   progress.done();
@@ -31,7 +31,7 @@ export async function predictCommand(dp: DpMargin, argv: string[]): Promise<void
   if (v.keep !== undefined || v["keep-all"]) {
     const dialect = Object.fromEntries(["delimiter", "decimal", "encoding", "missingTokens", "maxBytes"]
       .filter((k) => (read as Record<string, unknown>)[k] !== undefined).map((k) => [k, (read as Record<string, unknown>)[k]]));
-    const summary = await dp.summarizeCsv(csvFile(files[1]), { ...dialect, previewRows: 0 } as never);
+    const summary = await dp.summarizeCsv(csvFile(files[1]), { ...dialect, previewRows: 0, signal } as never);
     kept = await readColumns(files[1], summary, summary.header, v["keep-all"] ? "all" : listFlag(v, "keep")!);
     if (kept.cells.length !== predictions.table.rows) {
       throw new DpMarginError("INTERNAL", `--keep read ${kept.cells.length} data rows of ${files[1]}, the model scored ${predictions.table.rows}`);

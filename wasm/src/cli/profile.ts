@@ -4,7 +4,7 @@ import { COMMAND_FLAGS, flagsOf } from "./help.js";
 import { fractionFlag, parse, tableFlags, tableOptions } from "./flags.js";
 import { csvFile, type DpMargin, type CsvProgress } from "../node.js";
 
-export async function profileCommand(dp: DpMargin, argv: string[]): Promise<void> {
+export async function profileCommand(dp: DpMargin, argv: string[], signal?: AbortSignal): Promise<void> {
   const { flags: csvFlags, options: csvTable } = tableFlags(dp);
   const { values: v, files } = parse(argv, {
     ...csvFlags, ...flagsOf(COMMAND_FLAGS.profile),
@@ -12,10 +12,10 @@ export async function profileCommand(dp: DpMargin, argv: string[]): Promise<void
   const maxRemoved = fractionFlag(v, "max-removed", "maxRemoved");
   const progress = Progress.fromFlags(v);
   const profile = await dp.profileCsv(csvFile(files[0]), {
-    ...(await tableOptions(v, csvTable)),
+    ...(await tableOptions(v, csvTable)), signal,
     ...(progress.enabled ? { onProgress: (p: CsvProgress) => progress.reading(files[0], p) } : {}),
   }, {
-    ...(maxRemoved !== undefined ? { maxRemoved } : {}), ...(v["no-intercept"] ? { intercept: false } : {}),
+    ...(maxRemoved !== undefined ? { maxRemoved } : {}), ...(v["no-intercept"] ? { intercept: false } : {}), signal,
     ...(progress.enabled ? { onProgress: (p) => progress.profiling(p) } : {}),
   });
   progress.done();

@@ -6,12 +6,12 @@ import { COMMAND_FLAGS, flagsOf } from "./help.js";
 import { parse, tableFlags, tableOptions } from "./flags.js";
 import { csvFile, DpMarginError, type DpMargin, type CsvProgress } from "../node.js";
 
-export async function schemaCommand(dp: DpMargin, argv: string[]): Promise<void> {
+export async function schemaCommand(dp: DpMargin, argv: string[], signal?: AbortSignal): Promise<void> {
   const { flags: csvFlags, options: csvTable } = tableFlags(dp);
   const { values: v, files } = parse(argv, { ...csvFlags, ...flagsOf(COMMAND_FLAGS.schema) }, 1);
   const progress = Progress.fromFlags(v);
   const summary = await dp.summarizeCsv(csvFile(files[0]), {
-    ...(await tableOptions(v, csvTable)), previewRows: 0,
+    ...(await tableOptions(v, csvTable)), previewRows: 0, signal,
     ...(progress.enabled ? { onProgress: (p: CsvProgress) => progress.reading(files[0], p) } : {}),
   } as never);
   progress.done();

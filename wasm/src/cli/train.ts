@@ -12,7 +12,7 @@ import { accuracy, adviceLine, columnsLine, formatNumber, labelWarnings, outside
 import { csvFile, epsilonMeaning, deltaWarning, DpMarginError, SEEDED_WARNING,
   type Plan, type DpMargin, type CsvProgress, type TrainProgress } from "../node.js";
 
-export async function trainCommand(dp: DpMargin, argv: string[]): Promise<void> {
+export async function trainCommand(dp: DpMargin, argv: string[], signal?: AbortSignal): Promise<void> {
   const { flags, options: table } = optionFlags(dp, "train");
   const { flags: csvFlags, options: csvTable } = tableFlags(dp);
   const { values: v, files } = parse(argv, {
@@ -31,7 +31,7 @@ export async function trainCommand(dp: DpMargin, argv: string[]): Promise<void> 
   try {
     trained = await dp.trainCsv(csvFile(files[0]),
       { ...csv, ...(progress.enabled ? { onProgress: (p) => progress.reading(files[0], p) } : {}) },
-      { ...options, ...(ledger ? { ledger } : {}),
+      { ...options, ...(ledger ? { ledger } : {}), signal,
         // The train accuracy from the rows already in the module (no second read of the file).
         trainingPredictions: true,
         // A plan with too little data is said before training starts (stderr), so that a long
@@ -58,7 +58,7 @@ export async function trainCommand(dp: DpMargin, argv: string[]): Promise<void> 
   const evaluate = multiclass ? { ...dialect, label: read.label!.column }
     : { ...dialect, label: read.label!.column, positive: read.label!.positive };
   const scoring = (file: string) => ({
-    ...evaluate, ...(progress.enabled ? { onProgress: (p: CsvProgress) => progress.predicting(file, p) } : {}),
+    ...evaluate, signal, ...(progress.enabled ? { onProgress: (p: CsvProgress) => progress.predicting(file, p) } : {}),
   });
   // The training rows, scored in the module before they were freed: exactly model.predictCsv on
   // the training file (tests/jest/training_predictions.test.js), without reading it again.
