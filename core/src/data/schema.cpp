@@ -126,8 +126,8 @@ CategorySource parseCategorySource(const std::string& v, const std::string& para
 void mergeSchemaNode(TableOptions& o, const Node& schema) {
   const std::string s = "schema";
   nodeObject(schema, s, {"format", "version", "csv", "label", "classes", "classSource",
-                         "positive", "missing", "fill", "categories", "maxLevels", "hashBuckets",
-                         "columns"});
+                         "positive", "positiveRule", "missing", "fill", "categories", "maxLevels",
+                         "hashBuckets", "columns"});
   const Node* v;
   if ((v = schema.field("format")) && nodeText(*v, s + ".format") != "dpmargin-schema") {
     bad(s + ".format", s + ".format must be \"dpmargin-schema\", but is " + v->shown());
@@ -551,15 +551,18 @@ Schema resolveSchema(const CsvScan& scan, const TableOptions& o, SchemaPurpose p
       s.classSource = ClassSource::kDeclared;
       s.classes = *o.classes;
       s.positive = o.positive ? *o.positive : (s.classes.size() == 2 ? s.classes[1] : "");
+      s.positiveRule = o.positive ? "named" : s.classes.size() == 2 ? "second-declared" : "";
     } else if (o.positive) {
       s.classSource = ClassSource::kPositive;
       s.positive = *o.positive;
+      s.positiveRule = "named";
     } else if (o.discoverClasses.value_or(sum.text > 0 || sum.nonFinite > 0)) {
       s.classSource = ClassSource::kDiscover;
     } else {
       s.classSource = ClassSource::kBinary01;
       s.classes = {"0", "1"};
       s.positive = "1";
+      s.positiveRule = "binary01";
     }
   }
   return s;
@@ -584,6 +587,7 @@ Node describeSchema(const Schema& s) {
     top.emplace_back("classSource", text(toString(s.classSource)));
     if (!s.classes.empty()) top.emplace_back("classes", Node::ofTexts(s.classes));
     if (!s.positive.empty()) top.emplace_back("positive", text(s.positive));
+    if (!s.positiveRule.empty()) top.emplace_back("positiveRule", text(s.positiveRule));
   }
   top.emplace_back("maxLevels", Node::ofNumber(double(s.maxLevels)));
   top.emplace_back("hashBuckets", Node::ofNumber(double(s.hashBuckets)));

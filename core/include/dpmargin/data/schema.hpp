@@ -123,6 +123,10 @@ struct Schema {
   ClassSource classSource = ClassSource::kBinary01;
   std::vector<std::string> classes;   // declared or discovered (sorted); kBinary01: "0","1"
   std::string positive;               // binary problems: the positive class
+  // How `positive` was chosen, said to the user with it: "named" (the caller's `positive`),
+  // "binary01" (1 of a 0/1 label), "second-declared" (the second of two declared classes),
+  // "second-discovered" (the second of two discovered classes, in byte order); "" without one.
+  std::string positiveRule;
   std::uint64_t maxLevels = kDefaultMaxLevels;
   std::uint64_t hashBuckets = kDefaultHashBuckets;
   std::string labelReason;
