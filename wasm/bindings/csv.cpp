@@ -9,6 +9,7 @@
 
 #include "dataset.hpp"
 #include "dpmargin/data/csv.hpp"
+#include "dpmargin/data/names.hpp"
 #include "dpmargin/error.hpp"
 #include "dpmargin/run/run.hpp"
 #include "guard.hpp"
@@ -169,6 +170,12 @@ class WasmCsvRead {
   }
   val fill() { return fillOf(read().fillResult()); }
   val rowCount() { return val(double(read().scan().rows)); }
+  // The file's column names (after the scan pass).
+  val header() {
+    std::vector<std::string> names;
+    for (const auto& c : read().scan().columns) names.push_back(c.name);
+    return fromNode(Node::ofTexts(names));
+  }
   void takeDataset(val dataset) { toDataset(dataset, "dataset").adopt(read().takeDataset()); }
   void release() { read_.reset(); }
 
@@ -221,6 +228,14 @@ class WasmCsvScan {
   ByteBuffer buffer_;
 };
 
+// data::requireColumn: the column's index, or the core's error naming it (every column listed,
+// "did you mean").
+val requireColumn(val header, val name, val parameter, val what) {
+  const std::string p = toText(parameter, "parameter");
+  return val(double(data::requireColumn(nodeTexts(toNode(header, "header"), "header"), toText(name, p.c_str()), p,
+                                        toText(what, "what"))));
+}
+
 }  // namespace dpmargin::wasm
 
 EMSCRIPTEN_BINDINGS(dpmargin_csv) {
@@ -254,8 +269,10 @@ EMSCRIPTEN_BINDINGS(dpmargin_csv) {
       .method<&WasmCsvRead::labelCodes>("labelCodes")
       .method<&WasmCsvRead::fill>("fill")
       .method<&WasmCsvRead::rowCount>("rowCount")
+      .method<&WasmCsvRead::header>("header")
       .method<&WasmCsvRead::takeDataset>("takeDataset")
       .method<&WasmCsvRead::release>("release");
+  registerFunction<&requireColumn>("requireColumn");
   GuardedClass<WasmCsvScan>("CsvScan")
       .method<&WasmCsvScan::start>("start")
       .method<&WasmCsvScan::buffer>("buffer")

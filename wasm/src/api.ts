@@ -163,6 +163,16 @@ export class DpMargin {
     return trainCsv(this.#core, source, csv, options, this.#host);
   }
 
+  /**
+   * The position of column `name` in a CSV's header (e.g. `summarizeCsv(…).header`), or a
+   * `DpMarginError` naming `parameter` — LABEL_NOT_FOUND for "label", else BAD_PARAMETER — whose
+   * message lists every column and the names `name` resembles ("did you mean"): the core's
+   * `data::requireColumn`, the message of every column-name error of the package.
+   */
+  findColumn(header: readonly string[], name: string, parameter = "column", what = `${parameter} names`): number {
+    return unwrap(this.#core.requireColumn([...header], name, parameter, what));
+  }
+
   /** Column kinds, missing cells and value counts of a CSV, its first rows, and the schema
    *  training would resolve: a preview (local; never released). One streaming pass. */
   summarizeCsv(source: CsvSource, options: SummaryOptions = {}): Promise<CsvSummary> {

@@ -7,6 +7,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "dpmargin/data/names.hpp"
 #include "dpmargin/error.hpp"
 
 namespace dpmargin::data {
@@ -33,15 +34,7 @@ const char* const kMissingNames[] = {"error", "constant", "indicator", "level"};
 const char* const kCategoryNames[] = {"declared", "discover", "hash", "auto"};
 const char* const kClassNames[] = {"declared", "binary01", "positive", "discover"};
 
-// Lower case ASCII without spaces, '_', '-', '.'.
-std::string folded(const std::string& name) {
-  std::string out;
-  for (char c : name) {
-    if (c == ' ' || c == '_' || c == '-' || c == '.') continue;
-    out += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  }
-  return out;
-}
+std::string folded(const std::string& name) { return foldName(name); }
 
 void checkLevels(const std::vector<std::string>& levels, const std::string& parameter,
                  std::size_t max) {
@@ -367,28 +360,19 @@ Schema resolveSchema(const CsvScan& scan, const TableOptions& o, SchemaPurpose p
     header.push_back(scan.columns[j].name);
     position.emplace(scan.columns[j].name, j);
   }
-  auto listHeader = [&]() {
-    std::string out;
-    for (std::size_t j = 0; j < header.size() && j < 12; ++j) out += (j ? ", " : "") + quoted(header[j]);
-    if (header.size() > 12) out += ", … (" + std::to_string(header.size()) + " columns)";
-    return out;
-  };
+  auto listHeader = [&]() { return listColumns(header); };
   auto require = [&](const std::string& name, const std::string& parameter) {
     auto it = position.find(name);
     if (it == position.end()) {
-      bad(parameter, parameter + " must be columns of the header (" + listHeader() + "), but names " + quoted(name));
+      bad(parameter, parameter + " must be columns of the header (" + listHeader() + "), but names " + quoted(name) +
+                         didYouMean(name, header));
     }
     return it->second;
   };
 
   // The label: named, or proposed by its header name.
   if (o.label) {
-    auto it = position.find(*o.label);
-    if (it == position.end()) {
-      throw Error(ErrorCode::kLabelNotFound, "label",
-                  "label column " + quoted(*o.label) + " is not in the header (" + listHeader() + ")");
-    }
-    s.label = static_cast<std::int64_t>(it->second);
+    s.label = static_cast<std::int64_t>(requireColumn(header, *o.label, "label", "label column"));
     s.labelReason = "named";
   } else if (purpose == SchemaPurpose::kTrain || purpose == SchemaPurpose::kSummary) {
     s.label = proposeLabel(header);

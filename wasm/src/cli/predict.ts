@@ -32,7 +32,8 @@ export async function predictCommand(dp: DpMargin, argv: string[], signal?: Abor
     const dialect = Object.fromEntries(["delimiter", "decimal", "encoding", "missingTokens", "maxBytes"]
       .filter((k) => (read as Record<string, unknown>)[k] !== undefined).map((k) => [k, (read as Record<string, unknown>)[k]]));
     const summary = await dp.summarizeCsv(csvFile(files[1]), { ...dialect, previewRows: 0, signal } as never);
-    kept = await readColumns(files[1], summary, summary.header, v["keep-all"] ? "all" : listFlag(v, "keep")!);
+    kept = await readColumns(files[1], summary, summary.header, v["keep-all"] ? "all" : listFlag(v, "keep")!,
+      (name) => dp.findColumn(summary.header, name, "keep", `--keep names a column of ${files[1]}, but`));
     if (kept.cells.length !== predictions.table.rows) {
       throw new DpMarginError("INTERNAL", `--keep read ${kept.cells.length} data rows of ${files[1]}, the model scored ${predictions.table.rows}`);
     }

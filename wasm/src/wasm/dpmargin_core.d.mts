@@ -189,6 +189,8 @@ export interface CoreCsvRead extends CorePassReader {
   labelCodes(): Status<Int32Array>;
   fill(): Status<CoreFill>;
   rowCount(): Status<number>;
+  /** The file's column names (after the scan pass). */
+  header(): Status<string[]>;
   takeDataset(into: CoreDataset): Status<boolean>;
 }
 export interface CoreCsvScan extends CoreByteSink {
@@ -202,6 +204,9 @@ export interface CoreModule {
   plan(options: CoreOptions): Status<Plan>;
   planForTable(options: CoreOptions, rows: number, features: number, classes: number | undefined): Status<Plan>;
   validateOptions(options: CoreOptions): Status<boolean>;
+  /** data::requireColumn: the index of `name` in `header`, or LABEL_NOT_FOUND ("label") /
+   *  BAD_PARAMETER naming `parameter`, every column listed, "did you mean". */
+  requireColumn(header: string[], name: string, parameter: string, what: string): Status<number>;
   gdpDelta(epsilon: unknown, mu: unknown): Status<number>;
   gdpLogDelta(epsilon: unknown, mu: unknown): Status<number>;
   gdpEpsilon(mu: unknown, delta: unknown): Status<number>;
