@@ -2,6 +2,7 @@
 // columns at its end), and a name the header lacks gets the names it resembles.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -14,6 +15,7 @@ namespace {
 
 using data::didYouMean;
 using data::listColumns;
+using data::ColumnKind;
 using data::similarNames;
 
 // The breast-cancer sample's header (web/public/samples/breast-cancer.csv): 31 columns, the
@@ -102,6 +104,63 @@ TEST(Names, LabelNotFoundListsEveryColumnAndSuggests) {
     EXPECT_NE(std::string(e.what()).find("; did you mean \"mean texture\"?"), std::string::npos) << e.what();
   }
   EXPECT_EQ(data::requireColumn(breastCancer(), "diagnosis", "label", "label column"), 30u);
+}
+
+// publicColumns reads the header alone; resolveSchema, the cells too. On every table the
+// resolved features are among the public ones, and the same where every column has values.
+TEST(PublicColumns, AgreeWithTheResolvedSchema) {
+  struct Case {
+    std::string csv;
+    data::TableOptions options;
+  };
+  const auto with = [](auto set) {
+    data::TableOptions o;
+    set(o);
+    return o;
+  };
+  const std::string table = "id,Customer ID,age,plan,empty,rowid,target\n1,a,30,x,,1,1\n2,b,40,y,,2,0\n";
+  const std::vector<Case> cases = {
+      {table, {}},
+      {table, with([](auto& o) { o.ignore = {"age"}; })},
+      {table, with([](auto& o) { o.features = std::vector<std::string>{"plan", "id"}; })},
+      {table, with([](auto& o) { o.label = "plan"; })},
+      {table, with([](auto& o) {
+         data::ColumnChoice c;
+         c.name = "id";
+         c.kind = ColumnKind::kNumeric;  // a declared kind beats the identifier rule
+         data::ColumnChoice d;
+         d.name = "age";
+         d.kind = ColumnKind::kIgnore;
+         o.columns = {c, d};
+       })},
+  };
+  for (const Case& c : cases) {
+    const data::CsvScan scan = data::scanCsv(c.csv.data(), c.csv.size(), data::csvOptionsFor(c.options));
+    const data::Schema s = data::resolveSchema(scan, c.options, data::SchemaPurpose::kTrain);
+    std::vector<std::string> header;
+    for (const auto& col : scan.columns) header.push_back(col.name);
+    const data::PublicColumns p = data::publicColumns(header, c.options);
+    EXPECT_EQ(p.label, s.label);
+    std::vector<std::size_t> resolved = s.featureOrder, expected;
+    std::sort(resolved.begin(), resolved.end());
+    // What the cells left out: only "empty" (no values) may be missing from the resolved ones.
+    for (std::size_t j : p.features) {
+      if (header[j] != "empty") expected.push_back(j);
+    }
+    EXPECT_EQ(resolved, expected) << c.csv;
+    for (std::size_t j : resolved) EXPECT_NE(std::find(p.features.begin(), p.features.end(), j), p.features.end());
+  }
+  // A named label the header lacks: LABEL_NOT_FOUND, as in training; none named or proposed: -1.
+  data::TableOptions o;
+  o.label = "targt";
+  try {
+    data::publicColumns({"a", "target"}, o);
+    ADD_FAILURE() << "no error";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), ErrorCode::kLabelNotFound);
+    EXPECT_NE(std::string(e.what()).find("did you mean \"target\""), std::string::npos) << e.what();
+  }
+  EXPECT_EQ(data::publicColumns({"a", "b"}, {}).label, -1);
 }
 
 }  // namespace

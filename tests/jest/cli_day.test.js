@@ -302,7 +302,7 @@ describe("rough edges", () => {
     expect(abc.stderr).toBe("dpmargin: BAD_PARAMETER (--epsilon): --epsilon must be a number, but is \"abc\"\n");
     expect(testLabel.code).toBe(2);
     expect(testLabel.stdout).toBe("");
-    expect(testLabel.stderr).toMatch(/^dpmargin: LABEL_NOT_FOUND \(--test\): --test .*no-label\.csv has no column "label"/);
+    expect(testLabel.stderr).toMatch(/^dpmargin: LABEL_NOT_FOUND \(--test\): --test .*no-label\.csv: the label column "label" is not in the header .* \(nothing was spent\)$/m);
   });
 
   test("profile --max-removed takes 2% and 0.02 alike (the app asks for a percentage); a bare 2 is refused", () => {

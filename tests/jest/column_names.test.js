@@ -84,3 +84,17 @@ test("dp.findColumn: the index, or the core's error", async () => {
   expect(error.message).toBe('label column "target" is not in the header ("a", "Target"); did you mean "Target"?');
   expect(() => dp.findColumn(["a"], "b")).toThrow(/column names "b" is not in the header \("a"\)$/);
 });
+
+test("dp.csvHeader: the header alone, the label and the columns a model may read (the core's public rule)", async () => {
+  const { load, csvFile } = await import("dpmargin");
+  const dp = await load();
+  // A bad row far down the file is not read: only the header (and the dialect sample).
+  const rows = Array.from({ length: 5000 }, (_, i) => `${i},${i % 7},a,1`);
+  const text = ["Customer ID,age,plan,target", ...rows, "1,2"].join("\n") + "\n";
+  expect(await dp.csvHeader(text)).toEqual({ columns: ["Customer ID", "age", "plan", "target"], label: "target", features: ["age", "plan"] });
+  expect(await dp.csvHeader(text, { ignore: ["plan"] })).toEqual(expect.objectContaining({ features: ["age"] }));
+  expect(await dp.csvHeader(text, { features: ["Customer ID"] })).toEqual(expect.objectContaining({ features: ["Customer ID"] }));
+  expect((await dp.csvHeader(csvFile(sample))).label).toBeNull();  // no header name says which
+  await expect(dp.csvHeader(text, { label: "Target" })).rejects.toMatchObject({ code: "LABEL_NOT_FOUND" });
+  await expect(dp.csvHeader("")).rejects.toMatchObject({ code: "CSV_PARSE" });
+});

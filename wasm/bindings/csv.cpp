@@ -236,6 +236,21 @@ val requireColumn(val header, val name, val parameter, val what) {
                                         toText(what, "what"))));
 }
 
+// data::publicColumns: the label and the columns a model may read, by name.
+val publicColumns(val header, val csvOptions) {
+  const std::vector<std::string> names = nodeTexts(toNode(header, "header"), "header");
+  run::Options o;
+  addOptions(o, csvOptions, "csv", true);
+  data::validateTableOptions(o.table);
+  const data::PublicColumns found = data::publicColumns(names, o.table);
+  std::vector<std::string> features;
+  for (std::size_t j : found.features) features.push_back(names[j]);
+  val out = val::object();
+  out.set("label", found.label >= 0 ? val(names[std::size_t(found.label)]) : val::null());
+  out.set("features", fromNode(Node::ofTexts(features)));
+  return out;
+}
+
 }  // namespace dpmargin::wasm
 
 EMSCRIPTEN_BINDINGS(dpmargin_csv) {
@@ -273,6 +288,7 @@ EMSCRIPTEN_BINDINGS(dpmargin_csv) {
       .method<&WasmCsvRead::takeDataset>("takeDataset")
       .method<&WasmCsvRead::release>("release");
   registerFunction<&requireColumn>("requireColumn");
+  registerFunction<&publicColumns>("publicColumns");
   GuardedClass<WasmCsvScan>("CsvScan")
       .method<&WasmCsvScan::start>("start")
       .method<&WasmCsvScan::buffer>("buffer")

@@ -9,6 +9,7 @@ import type { CsvSource } from "./csv/source.js";
 import type { CsvReadOptions } from "./csv/options.js";
 import { readLocalTable, type TableInfo } from "./csv/table.js";
 import { summarizeCsv, type CsvSummary, type SummaryOptions } from "./csv/summary.js";
+import { csvHeader, type CsvHeader } from "./csv/header.js";
 import { Model, type AnyModelFile, type ModelFile } from "./model/model.js";
 import type { MulticlassModelFile } from "./model/multiclass.js";
 import type { ShardHost } from "./shards/sharded.js";
@@ -171,6 +172,16 @@ export class DpMargin {
    */
   findColumn(header: readonly string[], name: string, parameter = "column", what = `${parameter} names`): number {
     return unwrap(this.#core.requireColumn([...header], name, parameter, what));
+  }
+
+  /**
+   * A CSV's header, read alone (the bytes up to the end of its first row), with the label and
+   * the columns a model trained with these CSV options may read, by the core's public rules
+   * (the header's names and the options — never a cell): what can be checked before any data
+   * are read, e.g. that a test file holds every column a model of the training file may need.
+   */
+  csvHeader(source: CsvSource, options: Parameters<typeof csvHeader>[2] = {}): Promise<CsvHeader> {
+    return csvHeader(this.#core, source, options);
   }
 
   /** Column kinds, missing cells and value counts of a CSV, its first rows, and the schema

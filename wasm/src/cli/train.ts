@@ -1,13 +1,14 @@
 // `dpmargin train`: a CSV → a differentially private model (SPEC §5.2), its summary or --json,
 // the test file's yardsticks (local, not private), the model file and the --ledger file.
-import { writeFile } from "node:fs/promises";
-import { existsSync } from "node:fs";
+// Everything that can be checked is checked before TRAIN.csv is read (preflight.ts); a run that
+// has started keeps its model (written as soon as it exists) and its ledger record.
 import { Progress } from "./progress.js";
 import { aucText, noBetterThanMajority, percent } from "./metrics.js";
 import { evaluate as evaluateScores } from "../metrics/metrics.js";
 import { COMMAND_FLAGS, flagsOf } from "./help.js";
-import { optionFlags, outExists, parse, runOptions, tableFlags, tableOptions } from "./flags.js";
+import { optionFlags, parse, runOptions, tableFlags, tableOptions } from "./flags.js";
 import { openLedger, writeLedger } from "./ledger.js";
+import { checkHeaders, DIALECT, keepModel, modelTarget, probeLedger } from "./preflight.js";
 import { accuracy, adviceLine, columnsLine, formatNumber, labelWarnings, outsideClassesWarning } from "./summary.js";
 import { csvFile, epsilonMeaning, deltaWarning, DpMarginError, SEEDED_WARNING,
   type Plan, type DpMargin, type CsvProgress, type TrainProgress } from "../node.js";
@@ -20,11 +21,15 @@ export async function trainCommand(dp: DpMargin, argv: string[], signal?: AbortS
   }, 1);
   const options = runOptions(v, table, ["epsilon", "delta"]);
   const csv = await tableOptions(v, csvTable);
-  // Before any byte is read: never overwrite a file (the input included) without --force.
-  if (v.out !== undefined && !v.force && existsSync(v.out as string)) throw outExists(v.out as string);
-  const progress = Progress.fromFlags(v);
+  // Before a byte of TRAIN.csv is read, so before any noise: the model's file (--out, never
+  // overwritten without --force, or a new file next to TRAIN.csv) and the ledger can be
+  // written, the ledger parses, the label is in the header, the --test file holds the columns.
+  const target = await modelTarget(files[0], v.out as string | undefined, Boolean(v.force));
   const ledgerFile = v.ledger as string | undefined;
   const ledger = await openLedger(dp, ledgerFile, v["ledger-cap"] as string | undefined);
+  if (ledgerFile !== undefined) await probeLedger(ledgerFile);
+  await checkHeaders(dp, files[0], csv, v.test as string | undefined, signal);
+  const progress = Progress.fromFlags(v);
   const recorded = ledger?.runs.length ?? 0;
   // Streaming passes into wasm memory, then training; the data are never copied into JS.
   let trained;
@@ -46,13 +51,17 @@ export async function trainCommand(dp: DpMargin, argv: string[], signal?: AbortS
   }
   const { model, report, local, table: read, trainingPredictions } = trained;
   progress.done();
+  // The budget is spent: the model is kept before anything else can fail (a bad cell of the
+  // test file, say), where asked or, failing that, where it can be written.
+  const kept = await keepModel(JSON.stringify(model.toJSON(), null, 2) + "\n", target);
+  if (kept.failed) process.stderr.write(`dpmargin: warning: ${kept.failed}; the model is kept in ${kept.path}\n`);
+  const where = `the model is kept in ${kept.path}${ledger ? ` and the run is recorded in ${ledgerFile}` : ""}`;
   if (ledger) {
     const t = ledger.total;
     process.stderr.write(`dpmargin: ledger ${ledgerFile}: ${t.runs} run(s) on this data, in total ε = ${formatNumber(t.epsilon, 6)}, δ = ${formatNumber(t.delta, 6)}${ledger.cap ? ` (cap ε = ${ledger.cap.epsilon}, δ = ${ledger.cap.delta})` : ""}\n`);
   }
-  // Accuracy on the user's own data: computed locally, not differentially private. Everything is
-  // computed before anything is written, so bad test data leaves no model file behind.
-  const dialect = Object.fromEntries(["delimiter", "decimal", "encoding", "missingTokens", "maxBytes"]
+  // Accuracy on the user's own data: computed locally, not differentially private.
+  const dialect = Object.fromEntries([...DIALECT, "maxBytes"]
     .filter((k) => (csv as Record<string, unknown>)[k] !== undefined).map((k) => [k, (csv as Record<string, unknown>)[k]]));
   const multiclass = model.classes !== null;
   const evaluate = multiclass ? { ...dialect, label: read.label!.column }
@@ -68,12 +77,10 @@ export async function trainCommand(dp: DpMargin, argv: string[], signal?: AbortS
   try {
     onTest = v.test === undefined ? null : await model.predictCsv(csvFile(v.test as string), scoring(v.test as string));
   } catch (error) {
-    if (error instanceof DpMarginError && error.code === "LABEL_NOT_FOUND") {
-      throw new DpMarginError("LABEL_NOT_FOUND", `--test ${v.test} has no column ${JSON.stringify(read.label!.column)} (the label)`, "test");
-    }
-    // Any other problem of the test file names it (a feature missing from its header, a bad cell).
-    if (error instanceof DpMarginError && error.code !== "INTERNAL") {
-      throw new DpMarginError(error.code, `--test ${v.test}: ${error.message}`, "test");
+    // A problem of the test file's cells (its header was checked before training) names it,
+    // and says that the run's model and ledger record are kept.
+    if (error instanceof DpMarginError && error.code !== "INTERNAL" && error.code !== "CANCELLED") {
+      throw new DpMarginError(error.code, `--test ${v.test}: ${error.message}; ${where}`, "test");
     }
     throw error;
   }
@@ -125,18 +132,12 @@ export async function trainCommand(dp: DpMargin, argv: string[], signal?: AbortS
     features: read.featureNames,
     // The resolved schema (discovered levels and classes included; public): --schema reads it.
     schema: read.schema,
+    // Where the model file was written (--out, or the default next to TRAIN.csv).
+    modelFile: kept.path,
     report,
     // Not released, not private: the run count (PrivTune's K) and the time.
     local,
   };
-  if (v.out !== undefined) {
-    try {
-      await writeFile(v.out as string, JSON.stringify(model.toJSON(), null, 2) + "\n", { flag: v.force ? "w" : "wx" });
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === "EEXIST") throw outExists(v.out as string);
-      throw error;
-    }
-  }
   if (report.seeded) process.stderr.write(`dpmargin: warning: ${SEEDED_WARNING}\n`);
   for (const w of warnings) process.stderr.write(`dpmargin: warning: ${w}\n`);
   if (v.json) {
@@ -169,6 +170,6 @@ export async function trainCommand(dp: DpMargin, argv: string[], signal?: AbortS
       lines.push(`    ${formatNumber(c.gamma).padStart(11)} ${String(c.k).padStart(6)} ${String(c.T).padStart(6)} ${formatNumber(c.noisyScore).padStart(12)}${c.gamma === report.selectedMargin ? "  <- selected" : ""}`);
     }
   }
-  if (v.out !== undefined) lines.push("", `  model written to ${v.out}`);
+  lines.push("", `  model written to ${kept.path}${target.named || kept.failed ? "" : ` (next to ${files[0]}: name it with --out FILE)`}`);
   process.stdout.write(lines.join("\n") + "\n");
 }

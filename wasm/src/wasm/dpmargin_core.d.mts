@@ -207,6 +207,9 @@ export interface CoreModule {
   /** data::requireColumn: the index of `name` in `header`, or LABEL_NOT_FOUND ("label") /
    *  BAD_PARAMETER naming `parameter`, every column listed, "did you mean". */
   requireColumn(header: string[], name: string, parameter: string, what: string): Status<number>;
+  /** data::publicColumns: the label and the columns a model may read, by the header's names and
+   *  the CSV options alone. */
+  publicColumns(header: string[], csv: CoreOptions): Status<{ label: string | null; features: string[] }>;
   gdpDelta(epsilon: unknown, mu: unknown): Status<number>;
   gdpLogDelta(epsilon: unknown, mu: unknown): Status<number>;
   gdpEpsilon(mu: unknown, delta: unknown): Status<number>;
