@@ -14,6 +14,26 @@ export function adviceLine(plan: Plan): string {
   return `verdict: ${plan.advice.verdict} — ${plan.advice.text}`;
 }
 
+// How the core chose the positive class of a binary label (the schema's positiveRule).
+const POSITIVE_RULES: Record<string, string> = {
+  named: "named with --positive (or in --schema)",
+  binary01: "1 of a 0/1 label",
+  "second-declared": "the second of the two declared classes",
+  "second-discovered": "the second of the two classes discovered under the budget, in byte order",
+};
+
+/** The positive class of a binary label and the rule that chose it; when the user did not
+ *  name it, how to choose the other one. Null for a multiclass label. */
+export function positiveLine(label: { column: string; positive: string; classes: string[]; positiveRule?: string }): string | null {
+  if (label.classes.length > 2 || !label.positive) return null;
+  const rule = label.positiveRule ?? "named";
+  const other = label.classes.find((c) => c !== label.positive);
+  const choose = rule === "named" ? ""
+    : other !== undefined ? `; --positive ${JSON.stringify(other)} makes ${JSON.stringify(other)} the positive class`
+      : "; choose it with --positive VALUE";
+  return `positive class ${JSON.stringify(label.positive)} of ${JSON.stringify(label.column)}: ${POSITIVE_RULES[rule] ?? rule}${choose}`;
+}
+
 // Binary: ±1 against ±1; multiclass: class index against class index (a label outside the
 // classes, −1, is never predicted: it counts as an error).
 export function accuracy(predicted: ArrayLike<number>, truth: ArrayLike<number>): number {

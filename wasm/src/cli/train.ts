@@ -3,13 +3,13 @@
 // Everything that can be checked is checked before TRAIN.csv is read (preflight.ts); a run that
 // has started keeps its model (written as soon as it exists) and its ledger record.
 import { Progress } from "./progress.js";
-import { aucText, noBetterThanMajority, percent } from "./metrics.js";
+import { noBetterThanMajority, percent, yardsticks } from "./metrics.js";
 import { evaluate as evaluateScores } from "../metrics/metrics.js";
 import { COMMAND_FLAGS, flagsOf } from "./help.js";
 import { optionFlags, parse, runOptions, tableFlags, tableOptions } from "./flags.js";
 import { openLedger, writeLedger } from "./ledger.js";
 import { checkHeaders, DIALECT, keepModel, modelTarget, probeLedger } from "./preflight.js";
-import { accuracy, adviceLine, columnsLine, formatNumber, labelWarnings, outsideClassesWarning } from "./summary.js";
+import { accuracy, adviceLine, columnsLine, formatNumber, labelWarnings, outsideClassesWarning, positiveLine } from "./summary.js";
 import { csvFile, epsilonMeaning, deltaWarning, DpMarginError, SEEDED_WARNING,
   type Plan, type DpMargin, type CsvProgress, type TrainProgress } from "../node.js";
 
@@ -92,8 +92,10 @@ export async function trainCommand(dp: DpMargin, argv: string[], signal?: AbortS
   // private outputs.
   const y = onTest ? evaluateScores(onTest.scores, onTest.truth!,
     { predicted: onTest.labels, ...(multiclass ? { classes: model.classes!.length } : {}) }) : null;
+  // A binary label's other class when the two are known (declared, discovered, 0/1), else "not X".
+  const other = read.label!.classes.length === 2 ? read.label!.classes.find((c) => c !== read.label!.positive) : undefined;
   const className = (k: number) => (multiclass ? (k >= 0 ? model.classes![k] : "(not a class)")
-    : k > 0 ? read.label!.positive : `not ${read.label!.positive}`);
+    : k > 0 ? read.label!.positive : other ?? `not ${read.label!.positive}`);
   const testMetrics = y ? {
     rows: y.rows, accuracy: y.accuracy, balancedAccuracy: y.balancedAccuracy,
     ...(!multiclass && y.f1 !== null ? { f1: y.f1 } : {}),
@@ -116,6 +118,7 @@ export async function trainCommand(dp: DpMargin, argv: string[], signal?: AbortS
   if (outside) warnings.push(outside);
   const plan = report.plan;
   const selected = plan.candidates[report.selectedCandidate];
+  const positive = positiveLine(read.label!);
   // SPEC §5.2's fields first, then the whole report (its plan holds every setting).
   const out = {
     selectedMargin: report.selectedMargin,
@@ -148,6 +151,7 @@ export async function trainCommand(dp: DpMargin, argv: string[], signal?: AbortS
     `dpmargin train — ${plan.selector} selection, ${plan.calibration} calibration${report.seeded ? "  [NOT PRIVATE: seeded]" : ""}`,
     `  (ε, δ) = (${plan.epsilon}, ${plan.delta}), μ = ${formatNumber(plan.mu, 8)}, replace-one neighbours; n = ${plan.n}, d = ${plan.d}`,
     `  ${columnsLine(read.schema)}`,
+    ...(positive ? [`  ${positive}`] : []),
     `  ${epsilonMeaning(plan.epsilon)}`,
     `  plan ${adviceLine(plan)}`,
     ...(report.perClass
@@ -157,10 +161,7 @@ export async function trainCommand(dp: DpMargin, argv: string[], signal?: AbortS
     `  train accuracy ${(trainAccuracy * 100).toFixed(2)}% (not private)`,
     ...(testMetrics ? [
       `  on ${v.test} (${testMetrics.rows} rows; computed on your own test file, not private outputs):`,
-      `    accuracy ${percent(testMetrics.accuracy)}, balanced accuracy ${percent(testMetrics.balancedAccuracy)}`
-        + (testMetrics.f1 !== undefined ? `, F1 ${testMetrics.f1.toFixed(4)} (positive ${JSON.stringify(read.label!.positive)})` : "")
-        + `; majority class ${JSON.stringify(testMetrics.majorityClass)} ${percent(testMetrics.majorityRate)}`
-        + (aucText(y!) ? `; ${aucText(y!)}` : ""),
+      `    ${yardsticks(y!, testMetrics.majorityClass, multiclass ? undefined : read.label!.positive)}`,
     ] : []),
     `  local, not private: ${local.runs} base run(s) in ${Math.round(local.elapsedMs)} ms`,
   ];

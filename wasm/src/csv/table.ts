@@ -22,7 +22,9 @@ export interface TableInfo {
   /** File columns read as features, and those left out. */
   columns: string[];
   ignored: string[];
-  label: { column: string; positive: string; classes: string[]; classSource: string } | null;
+  /** `positiveRule`: how the positive class of a binary label was chosen (the schema's: "named",
+   *  "binary01", "second-declared", "second-discovered"); absent for a multiclass label. */
+  label: { column: string; positive: string; classes: string[]; classSource: string; positiveRule?: string } | null;
   /** Missing numeric cells replaced by their constant, and cells read as missing (indicator
    *  or missing level). Local facts about the data: not released. */
   imputed: number;
@@ -52,6 +54,7 @@ export function tableInfo(schema: SchemaFile, featureNames: string[], rows: numb
     positive: schema.positive ?? "",
     classes: schema.classes ?? [],
     classSource: schema.classSource ?? "binary01",
+    ...(schema.positiveRule ? { positiveRule: schema.positiveRule } : {}),
   };
   return { rows, schema, featureNames, columns, ignored, label, imputed: fill.imputed, missing: fill.marked, labelSummary,
     labelOutside: fill.labelOutside ?? 0 };
