@@ -14,6 +14,7 @@ import { Model, type AnyModelFile, type ModelFile } from "./model/model.js";
 import type { MulticlassModelFile } from "./model/multiclass.js";
 import type { ShardHost } from "./shards/sharded.js";
 import { PrivacyLedger, parseLedgerFile, type LedgerFile } from "./ledger/ledger.js";
+import { evaluate, type EvaluateOptions, type Evaluation } from "./metrics/metrics.js";
 
 /** Pure accounting functions (SPEC §2.1, §2.6), exposed for reports and cross-checks. */
 export interface Accounting {
@@ -162,6 +163,16 @@ export class DpMargin {
   trainCsv(source: CsvSource, csv: CsvReadOptions, options: TrainOptions): Promise<CsvTrainResult>;
   trainCsv(source: CsvSource, csv: CsvReadOptions, options: TrainOptions): Promise<CsvTrainResult<AnyModelFile>> {
     return trainCsv(this.#core, source, csv, options, this.#host);
+  }
+
+  /**
+   * Yardsticks of predictions on labelled rows — accuracy, balanced accuracy, the majority
+   * rate, precision/recall/F1, ROC AUC and curve — as `dpmargin train --test` and `predict`
+   * print them: the package's `evaluate`, here on the instance too (`dp.evaluate(p.scores,
+   * p.truth)` after `model.predictCsv`). Computed on your rows: local, NOT private.
+   */
+  evaluate(scores: ArrayLike<number>, truth: ArrayLike<number>, options: EvaluateOptions = {}): Evaluation {
+    return evaluate(scores, truth, options);
   }
 
   /**
