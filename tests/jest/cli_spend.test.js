@@ -105,6 +105,47 @@ describe("a run that has started keeps what it paid for", () => {
   });
 });
 
+describe("category or class discovery: the ledger records the run before the first noise", () => {
+  // A text label: its classes are discovered under the budget (the run's first noisy step).
+  const text = (n, rare) => ["x0,x1,species", ...Array.from({ length: n }, (_, i) => {
+    const a = rand() * 2 - 1;
+    return `${a.toFixed(3)},${(rand() * 2 - 1).toFixed(3)},${i < rare ? "cat" : a > 0 ? "dog" : "cow"}`;
+  })].join("\n") + "\n";
+  let found, missed, refused, dir;
+  beforeAll(async () => {
+    dir = folder({ "ledger.json": EARLIER, "capped.json": EARLIER.replace('"cap": null', '"cap": {"epsilon": 1.2, "delta": 1e-4}'),
+      "animals.csv": text(1500, 0), "rare.csv": text(3, 3) });
+    [found, missed, refused] = await runClis([
+      ["train", join(dir, "animals.csv"), ...budget, "--label", "species", "--ledger", join(dir, "ledger.json"), "--json", "--quiet"],
+      // Three rows: discovery finds no class, after drawing its noise.
+      ["train", join(dir, "rare.csv"), ...budget, "--label", "species", "--ledger", join(dir, "ledger.json")],
+      ["train", join(dir, "animals.csv"), ...budget, "--label", "species", "--ledger", join(dir, "capped.json"), "--progress"],
+    ], 1);
+  });
+
+  test("a run that discovers: one record, equal to its final plan's", () => {
+    expect(found.code).toBe(0);
+    const plan = JSON.parse(found.stdout).report.plan;
+    expect(plan.discoveryColumns).toBe(1);
+    const runs = JSON.parse(readFileSync(join(dir, "ledger.json"), "utf8")).runs;
+    expect(runs[1]).toEqual({ epsilon: 1, delta: 1e-5, gdp: true, mu: plan.mu, deltaGdp: plan.deltaGdp, selector: plan.selector });
+  });
+
+  test("discovery that fails after its noise (ONE_CLASS) is recorded", () => {
+    expect(missed.code).toBe(2);
+    expect(missed.stderr).toMatch(/^dpmargin: ONE_CLASS \(--classes\): private class discovery found 0 class/m);
+    expect(JSON.parse(readFileSync(join(dir, "ledger.json"), "utf8")).runs).toHaveLength(3);
+  });
+
+  test("beyond the cap: refused before discovery counts anything, the ledger unchanged", () => {
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/dpmargin: BUDGET_EXCEEDED/);
+    expect(refused.stderr).toMatch(/animals\.csv: reading/);
+    expect(refused.stderr).not.toMatch(/counting categories/);
+    expect(readFileSync(join(dir, "capped.json"), "utf8")).toBe(EARLIER.replace('"cap": null', '"cap": {"epsilon": 1.2, "delta": 1e-4}'));
+  });
+});
+
 describe("without --out the model is written next to TRAIN.csv, never over a file", () => {
   let first, second, json, dir;
   beforeAll(async () => {

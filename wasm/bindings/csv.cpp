@@ -97,6 +97,17 @@ class WasmCsvRun {
   void endPass() { run().endPass(); }
   val progress() { return progressOf(run().bytes(), run().rows()); }
   val schema() { return fromNode(data::describeSchema(run().schema())); }
+  // What a ledger records of the run (ledger.ts ledgerRun), before discovery draws noise.
+  val budget() {
+    const plan::Plan b = run().budget();
+    val o = val::object();
+    o.set("epsilon", b.request.epsilon);
+    o.set("delta", b.request.delta);
+    o.set("selector", std::string(plan::toString(b.request.selector)));
+    o.set("mu", b.mu);
+    o.set("deltaGdp", b.deltaGdp);
+    return o;
+  }
   val encoding() { return fromNode(data::describeEncoding(run().encoding())); }
   val featureNames() { return fromNode(Node::ofTexts(run().encoding().names())); }
   val fill() {
@@ -266,6 +277,7 @@ EMSCRIPTEN_BINDINGS(dpmargin_csv) {
       .method<&WasmCsvRun::endPass>("endPass")
       .method<&WasmCsvRun::progress>("progress")
       .method<&WasmCsvRun::schema>("schema")
+      .method<&WasmCsvRun::budget>("budget")
       .method<&WasmCsvRun::encoding>("encoding")
       .method<&WasmCsvRun::featureNames>("featureNames")
       .method<&WasmCsvRun::fill>("fill")

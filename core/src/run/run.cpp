@@ -707,6 +707,13 @@ plan::PlanRequest CsvRun::budgetRequest(std::uint64_t m) const {
   return r;
 }
 
+plan::Plan CsvRun::budget() const {
+  if (pass_ == Pass::kScan || mode_ != Mode::kPrivate) {
+    throw Error(ErrorCode::kInternal, "", "CsvRun: budget() before the scan or in a local read");
+  }
+  return plan::makeBudget(budgetRequest(m_));
+}
+
 void CsvRun::afterScan() {
   // Local reads (readCsv, the profile) take the label when named or proposed, else none.
   schema_ = data::resolveSchema(reader_.scan(), options_.table,

@@ -9,6 +9,7 @@ import { sourceSize, type CsvSource } from "./source.js";
 import { runPasses } from "./passes.js";
 import { splitCsvOptions, type SchemaFile } from "./options.js";
 import { columnSummaries, type ColumnSummary } from "./summary.js";
+import type { LedgerBudget } from "../ledger/ledger.js";
 
 /** What a CSV read: its shape, the resolved schema, and the model columns. */
 export interface TableInfo {
@@ -79,7 +80,8 @@ export interface TrainingTable {
  * both); on error nothing is left allocated.
  */
 export async function readTrainingTable(core: CoreModule, source: CsvSource, csv: unknown,
-  options: CoreOptions, signal: AbortSignal | undefined): Promise<TrainingTable> {
+  options: CoreOptions, signal: AbortSignal | undefined,
+  beforeNoise?: (budget: LedgerBudget) => void): Promise<TrainingTable> {
   const split = splitCsvOptions(csv, signal);
   if (split.signal?.aborted) throw cancelled("reading the CSV");
   const run = new core.CsvRun();
@@ -87,7 +89,10 @@ export async function readTrainingTable(core: CoreModule, source: CsvSource, csv
   try {
     unwrap(run.start(split.core, options, split.rows));
     expectSize(run, source);
-    await runPasses(run, source, split.signal, split.onProgress);
+    // Category or class discovery (the "count" pass) draws the run's first noise: the caller
+    // records the run (its ledger) before it, from the run's budget.
+    await runPasses(run, source, split.signal, split.onProgress,
+      (pass) => { if (pass === "count") beforeNoise?.(unwrap(run.budget()) as LedgerBudget); });
     dataset = new core.Dataset();
     unwrap(run.takeDataset(dataset));
     const schema = unwrap(run.schema()) as unknown as SchemaFile;

@@ -172,6 +172,9 @@ export interface CoreCsvRun extends CorePassReader {
    *  one pass (data::TableReader::keepScanValues); the same table either way. */
   expectBytes(bytes: number): Status<boolean>;
   schema(): Status<Record<string, unknown>>;
+  /** Once scanned: what a ledger records of the run (run::CsvRun::budget), before discovery
+   *  draws noise. */
+  budget(): Status<{ epsilon: number; delta: number; selector: string; mu: number; deltaGdp: number }>;
   encoding(): Status<Record<string, unknown>>;
   featureNames(): Status<string[]>;
   fill(): Status<CoreFill>;

@@ -196,6 +196,10 @@ class CsvRun {
   // Once scanned:
   const data::CsvScan& scan() const;
   const data::Schema& schema() const;  // levels and classes filled in once discovered
+  // The budget of a private run once scanned (plan::makeBudget: μ, δ_GDP, the split — equal to
+  // the final plan's): what a ledger records before category or class discovery (pass kCount)
+  // draws the run's first noise.
+  plan::Plan budget() const;
   // Once done:
   const data::Encoding& encoding() const;
   const learn::TrainSettings& settings() const;
