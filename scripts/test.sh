@@ -45,7 +45,9 @@ ctest_tier() {
 # node_test_tier NAME LOG DIR: node --test with the spec reporter ("ℹ pass N", "ℹ fail N").
 node_test_tier() {
   local name=$1 log=$2 dir=$3 t0=$SECONDS
-  node --test --test-reporter=spec "$dir" 2>&1 | tee "$log" || true
+  # One file at a time: start.e2e.test.js runs `npm start`, which rebuilds the web app the
+  # other files serve.
+  node --test --test-concurrency=1 --test-reporter=spec "$dir" 2>&1 | tee "$log" || true
   local passed failed
   passed=$(grep -E '^ℹ pass ' "$log" | grep -oE '[0-9]+' | tail -1 || true)
   failed=$(grep -E '^ℹ fail ' "$log" | grep -oE '[0-9]+' | tail -1 || true)

@@ -1,25 +1,8 @@
 import { defineConfig, type Plugin } from "vite";
 import { fileURLToPath } from "node:url";
+import { contentSecurityPolicy, securityHeaders } from "./security.mjs";
 
 const here = (p: string) => fileURLToPath(new URL(p, import.meta.url));
-
-// The page may talk to its own origin only (no upload, ever). Worker and wasm are same-origin
-// files; 'wasm-unsafe-eval' allows compiling WebAssembly without allowing eval of JS.
-// The dev server additionally needs its HMR websocket.
-function contentSecurityPolicy(dev: boolean): string {
-  return [
-    "default-src 'self'",
-    "script-src 'self' 'wasm-unsafe-eval'",
-    "worker-src 'self'",
-    `connect-src 'self'${dev ? " ws://127.0.0.1:* ws://localhost:*" : ""}`,
-    "img-src 'self' data: blob:",
-    "style-src 'self' 'unsafe-inline'",
-    "font-src 'self'",
-    "object-src 'none'",
-    "base-uri 'self'",
-    "form-action 'none'",
-  ].join("; ");
-}
 
 // The policy is written in index.html as a <meta http-equiv> (so it holds on any static host)
 // and in the built folder's `_headers` (Netlify, Cloudflare Pages and others send it as a
@@ -45,7 +28,8 @@ function cspPlugin(): Plugin {
     generateBundle() {
       this.emitFile({
         type: "asset", fileName: "_headers",
-        source: `# Headers for static hosts that read _headers (Netlify, Cloudflare Pages, …).\n/*\n  Content-Security-Policy: ${contentSecurityPolicy(false)}\n  Referrer-Policy: no-referrer\n  X-Content-Type-Options: nosniff\n`,
+        source: "# Headers for static hosts that read _headers (Netlify, Cloudflare Pages, …).\n/*\n" +
+          Object.entries(securityHeaders()).map(([k, v]) => `  ${k}: ${v}\n`).join(""),
       });
     },
   };
@@ -69,10 +53,6 @@ export default defineConfig({
   // workers (whose CSP comes from their own response, not the page's meta) are covered.
   preview: {
     host: "127.0.0.1",
-    headers: {
-      "Content-Security-Policy": contentSecurityPolicy(false),
-      "Referrer-Policy": "no-referrer",
-      "X-Content-Type-Options": "nosniff",
-    },
+    headers: securityHeaders(),
   },
 });

@@ -9,7 +9,7 @@
 // defaults, timed on the page, the worker start and wasm instantiation included; browserSeconds
 // = from the launch of the browser to the accuracy; cpuSeconds = the CPU time of all of the
 // browser's processes during the page-timed part) and "csvParse" (one File through the CSV
-// reader, see worker.mjs).
+// reader, see worker.mjs) and "profile" (the margin profile, not private: profile_bench.mjs).
 // Memory: wasmMemoryBytes = the worker's WebAssembly memory after training (it never shrinks,
 // so this is its peak); rendererPeakRssTrainKb = VmHWM
 // of the page's renderer process (Linux /proc; the renderer with the largest peak among our
@@ -24,7 +24,8 @@ import { execFileSync } from "node:child_process";
 import { chromium } from "playwright-core";
 
 const repo = fileURLToPath(new URL("../../", import.meta.url));
-const site = join(repo, "build-perf-web");
+// PERF_SITE: another build of the bench page (e.g. against the package before a change).
+const site = process.env.PERF_SITE ?? join(repo, "build-perf-web");
 const dataDir = process.env.DPMARGIN_BENCH_DATA ?? join(repo, "bench/.data");
 const TYPES = { ".html": "text/html; charset=utf-8", ".js": "text/javascript", ".mjs": "text/javascript",
   ".wasm": "application/wasm", ".json": "application/json", ".csv": "text/csv" };
@@ -111,6 +112,10 @@ async function trainingModes(page, cfg, out) {
     const cpu0 = browserCpuSeconds();
     const r = await page.evaluate((c) => window.bench.csvParse(c), cfg);
     Object.assign(out, r, { cpuSeconds: browserCpuSeconds() - cpu0, rendererPeakRssKb: pageRenderer().hwm });
+  } else if (cfg.mode === "profile") {
+    const cpu0 = browserCpuSeconds();
+    Object.assign(out, await page.evaluate((c) => window.bench.profile(c), cfg));
+    out.cpuSeconds = browserCpuSeconds() - cpu0;
   } else if (cfg.mode === "progress") {
     Object.assign(out, await page.evaluate((c) => window.bench.progress(c), cfg));
   } else {
@@ -159,7 +164,7 @@ try {
       await browser.close();
     }
     results.push(out);
-    process.stderr.write(`chromium ${JSON.stringify(cfg.table ?? cfg.path)} ${cfg.mode ?? "train"} workers=${cfg.workers ?? 1}: ${out.error ?? `${out.trainSeconds ?? out.pageSeconds ?? out.parseSeconds ?? ""}s`}\n`);
+    process.stderr.write(`chromium ${JSON.stringify(cfg.table ?? cfg.path)} ${cfg.mode ?? "train"} workers=${cfg.workers ?? 1}: ${out.error ?? `${out.trainSeconds ?? out.pageSeconds ?? out.parseSeconds ?? out.profileSeconds ?? ""}s`}\n`);
   }
 } finally {
   await server.close();

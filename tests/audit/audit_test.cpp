@@ -34,6 +34,9 @@
 #include "dpmargin/learn/shard.hpp"
 #include "dpmargin/run/run.hpp"
 #include "dpmargin/testing/faults.hpp"
+#include "dpmargin/data/schema.hpp"
+#include "dpmargin/learn/trainer.hpp"
+#include <functional>
 
 namespace dpmargin::audit {
 namespace {
@@ -610,6 +613,12 @@ AuditResult auditDiscovery(const testing::Faults& faults, Runs runs) {
   o.table.label = "y";
   o.table.positive = "yes";
   o.table.categories = data::CategorySource::kDiscover;
+  // Declared categorical: at 41 rows a private kind decision would often read the column as
+  // numbers (audit (k) covers those decisions); this audit is of the discovery.
+  data::ColumnChoice colour;
+  colour.name = "colour";
+  colour.kind = data::ColumnKind::kCategorical;
+  o.table.columns = {colour};
   const std::string d0 = colourCsv(false), d1 = colourCsv(true);
   return audit([&](bool neighbour) {
     const std::string& csv = neighbour ? d1 : d0;
@@ -636,6 +645,311 @@ TEST(PrivacyAudit, F_CategoryDiscovery) {
   const AuditResult l = auditDiscovery(lowered, Runs{4000, 8000});
   report("(f) discovery, threshold tau-1 x0.5", l, kDiscoveryEpsilon);
   EXPECT_GT(l.epsilonLowerBound, kDiscoveryEpsilon);
+}
+
+// ---- (k): the CSV path end to end (issue 30) ----
+
+// Neighbouring CSV files (one row replaced) through the production CSV run (run::CsvRun: scan,
+// the private schema release, discovery, fill), with the released record's STRUCTURE as the
+// statistic: the schema the model file stores (describeSchema: every column's kind, nullable,
+// reason, decision, levels; the class source and classes; the dialect) and the encoding's
+// column names, or the refusal's code. Statistic: 1 when it equals the structure the broken
+// run (decisions on the exact counts, the old behaviour) gives on D, else 0. A decision read off
+// the exact cells gives one structure on every run of D and another on every run of D′: TPR = 1,
+// FPR = 0, and the bound on μ is the largest the run counts allow (~5.3 at 500); the honest
+// run's decisions are μ_schema-GDP (the plan's, the claim).
+std::string flatten(const Node& n) {
+  switch (n.kind) {
+    case Node::Kind::kNull: return "null";
+    case Node::Kind::kBoolean: return n.boolean ? "true" : "false";
+    case Node::Kind::kNumber: return formatValue(n.number);
+    case Node::Kind::kText: return "\"" + n.text + "\"";
+    case Node::Kind::kList: {
+      std::string out = "[";
+      for (const Node& x : n.list) out += flatten(x) + ",";
+      return out + "]";
+    }
+    case Node::Kind::kObject: {
+      std::string out = "{";
+      for (const auto& [k, v] : n.fields) out += k + ":" + flatten(v) + ",";
+      return out + "}";
+    }
+    case Node::Kind::kOther: return "?";
+  }
+  return "";
+}
+
+std::string releasedStructure(const std::string& csv, const run::Options& o) {
+  try {
+    run::CsvRun r(o);
+    while (r.pass() != run::CsvRun::Pass::kDone) {
+      r.feed(csv.data(), csv.size());
+      r.endPass();
+    }
+    std::string names;
+    for (const std::string& name : r.encoding().names()) names += name + "|";
+    return flatten(data::describeSchema(r.schema())) + names;
+  } catch (const Error& e) {
+    return std::string("refused:") + errorCodeName(e.code());
+  }
+}
+
+struct SchemaCase {
+  const char* name;
+  std::string d, neighbour;  // the CSV texts
+  run::Options options;
+};
+
+// 40 rows: x (numbers), label 0/1 (positive declared: no class question unless the case asks).
+std::string rowsCsv(const std::string& header, const std::function<std::string(int)>& row) {
+  std::string csv = header + "\n";
+  for (int i = 0; i < 40; ++i) csv += row(i) + "\n";
+  return csv;
+}
+
+std::vector<SchemaCase> schemaCases() {
+  run::Options declared = budget(1.0);
+  declared.table.label = "label";
+  declared.table.positive = "1";
+  run::Options labelled = budget(1.0);
+  labelled.table.label = "label";
+  const auto numbers = [](const std::string& canary) {
+    return [canary](int i) { return (i == 0 ? canary : std::to_string(i % 9)) + "," + std::to_string(i % 2); };
+  };
+  std::vector<SchemaCase> cases;
+  cases.push_back({"(k1) a text cell in a numeric column", rowsCsv("x,label", numbers("oops")),
+                   rowsCsv("x,label", numbers("5")), declared});
+  cases.push_back({"(k2) a missing cell", rowsCsv("x,label", numbers("NA")), rowsCsv("x,label", numbers("5")), declared});
+  // A column at the kind boundary: 21 text cells of 40 in D (most: categorical), 20 in D′.
+  const auto half = [](bool d) {
+    return [d](int i) { return std::string(i < 20 || (d && i == 20) ? "a" : std::to_string(i)) + "," + std::to_string(i % 2); };
+  };
+  cases.push_back({"(k3) a column's kind at its boundary", rowsCsv("x,label", half(true)), rowsCsv("x,label", half(false)), declared});
+  // A label at its boundary: 20 of 40 cells "yes" in D (discovered), 19 in D′ (binary-coded).
+  const auto label = [](bool d) {
+    return [d](int i) { return std::to_string(i % 7) + "," + (i < 19 || (d && i == 19) ? "yes" : std::to_string(i % 2)); };
+  };
+  cases.push_back({"(k4) a label value", rowsCsv("x,label", label(true)), rowsCsv("x,label", label(false)), labelled});
+  // An empty column in D; one value in it in D′.
+  const auto empty = [](bool d) {
+    return [d](int i) { return std::to_string(i % 9) + "," + (i == 0 && !d ? "3" : "") + "," + std::to_string(i % 2); };
+  };
+  cases.push_back({"(k5) a value in an empty column", rowsCsv("x,e,label", empty(true)), rowsCsv("x,e,label", empty(false)), declared});
+  return cases;
+}
+
+AuditResult auditSchemaCase(const SchemaCase& c, const testing::Faults& faults, Runs runs) {
+  std::string exactOnD;
+  {
+    testing::Faults exact;
+    exact.schemaNoise = 0.0;
+    FaultScope scope(exact);
+    exactOnD = releasedStructure(c.d, c.options);
+    if (releasedStructure(c.neighbour, c.options) == exactOnD) throw std::logic_error("the case does not flip an exact decision");
+  }
+  FaultScope scope(faults);
+  return audit([&](bool neighbour) {
+    return releasedStructure(neighbour ? c.neighbour : c.d, c.options) == exactOnD ? 1.0 : 0.0;
+  }, runs, Objective::kMu);
+}
+
+double schemaMu(const SchemaCase& c) {
+  run::CsvRun r(c.options);
+  r.feed(c.d.data(), c.d.size());
+  r.endPass();  // the scan: the schema release is planned and drawn
+  return r.budget().muSchema;
+}
+
+TEST(PrivacyAudit, K_CsvSchemaDecisions) {
+  for (const SchemaCase& c : schemaCases()) {
+    SCOPED_TRACE(c.name);
+    const double claimed = schemaMu(c);
+    ASSERT_GT(claimed, 0.0);
+    const AuditResult honest = auditSchemaCase(c, {}, Runs{500, 1000});
+    reportMu(c.name, honest, claimed);
+    EXPECT_LE(honest.muLowerBound, claimed);
+    testing::Faults exact;
+    exact.schemaNoise = 0.0;
+    const AuditResult broken = auditSchemaCase(c, exact, Runs{100, 500});
+    reportMu(std::string(c.name) + ", decided on exact counts", broken, claimed);
+    EXPECT_GT(broken.muLowerBound, claimed);
+  }
+}
+
+// (k6) Discovery over several columns and the label at once (m = 3): the canary row is (red,
+// hot, yes) in D and (blue, cold, no) in D′ — one unit out of a value and into another in each
+// column, the full √(2m) move σ = √(2m)/μ_discovery covers. Each of the six values has a count
+// at the threshold τ (rounded), so each is kept about half the time; filler values far above τ
+// fill the columns. Statistic: (kept among red, hot, yes) − (kept among blue, cold, no), read
+// off the released levels and classes. Claim: the noisy counts are μ_discovery-GDP; the kept
+// bits see about 0.8 of it; halved noise about 1.6 of it (ε = 8 makes μ_discovery ≈ 0.9, so
+// 4·10³ runs tell the two apart).
+constexpr double kSeveralEpsilon = 8.0;
+
+run::Options severalOptions() {
+  run::Options o = budget(kSeveralEpsilon);
+  o.table.label = "y";
+  o.table.categories = data::CategorySource::kDiscover;
+  for (const char* name : {"c1", "c2"}) {
+    data::ColumnChoice c;
+    c.name = name;
+    c.kind = data::ColumnKind::kCategorical;
+    c.nullable = false;
+    o.table.columns.push_back(c);
+  }
+  o.table.discoverClasses = true;
+  return o;
+}
+
+std::string severalCsv(bool neighbour, std::size_t c) {
+  // Counts in D: red, hot, yes c + 1 and blue, cold, no c; in D′ the reverse (the canary row).
+  std::string csv = "c1,c2,y\n";
+  const std::size_t filler = 4 * c;
+  auto add = [&](const char* a, const char* b, const char* y, std::size_t k) {
+    for (std::size_t i = 0; i < k; ++i) csv += std::string(a) + "," + b + "," + y + "\n";
+  };
+  add("red", "hot", "yes", c);
+  add("blue", "cold", "no", c);
+  add("grey", "warm", "maybe", filler);  // two values far above τ in every column: the label
+  add("green", "mild", "perhaps", filler);  // always keeps two classes
+  add(neighbour ? "blue" : "red", neighbour ? "cold" : "hot", neighbour ? "no" : "yes", 1);
+  return csv;
+}
+
+AuditResult auditSeveral(const testing::Faults& faults, Runs runs, std::size_t c) {
+  FaultScope scope(faults);
+  const run::Options o = severalOptions();
+  const std::string d0 = severalCsv(false, c), d1 = severalCsv(true, c);
+  return audit([&](bool neighbour) {
+    const std::string& csv = neighbour ? d1 : d0;
+    run::CsvRun r(o);
+    while (r.pass() != run::CsvRun::Pass::kCount && r.pass() != run::CsvRun::Pass::kDone) {
+      r.feed(csv.data(), csv.size());
+      r.endPass();
+    }
+    if (r.pass() != run::CsvRun::Pass::kCount) throw std::logic_error("no count pass");
+    r.feed(csv.data(), csv.size());
+    r.endPass();  // discovery: levels and classes released (the fillers keep two classes)
+    const data::Schema& s = r.schema();
+    const auto kept = [&](const std::vector<std::string>& list, const char* v) {
+      return double(std::count(list.begin(), list.end(), v));
+    };
+    const auto& l1 = s.columns[0].levels;
+    const auto& l2 = s.columns[1].levels;
+    return kept(l1, "red") + kept(l2, "hot") + kept(s.classes, "yes") - kept(l1, "blue") - kept(l2, "cold") -
+           kept(s.classes, "no");
+  }, runs, Objective::kMu);
+}
+
+TEST(PrivacyAudit, K_DiscoverySeveralColumnsAndTheLabel) {
+  // The plan of the run (discovery over 3 columns): its σ and τ, and c = τ rounded; μ_discovery
+  // and τ do not depend on n, so a probe table gives them.
+  run::CsvRun probe(severalOptions());
+  const std::string csv = severalCsv(false, 200);
+  while (probe.pass() != run::CsvRun::Pass::kDone) {
+    probe.feed(csv.data(), csv.size());
+    probe.endPass();
+  }
+  const plan::PlanRequest r = probe.settings().plan;
+  ASSERT_EQ(r.discoveryColumns, 3u);
+  const plan::Plan p = plan::makePlan(r);
+  const std::size_t c = std::size_t(std::llround(p.discovery.threshold - 0.5));
+  std::printf("[audit] (k6) discovery: sigma = %.3f, tau = %.3f, c = %zu\n", p.discovery.sigma, p.discovery.threshold, c);
+  const double claimed = p.muDiscovery;
+  const AuditResult honest = auditSeveral({}, Runs{2000, 4000}, c);
+  reportMu("(k6) discovery, 3 columns with the label", honest, claimed);
+  EXPECT_LE(honest.muLowerBound, claimed);
+  testing::Faults halved;
+  halved.discoveryNoise = 0.5;
+  const AuditResult h = auditSeveral(halved, Runs{2000, 4000}, c);
+  reportMu("(k6) discovery, count noise x0.5", h, claimed);
+  EXPECT_GT(h.muLowerBound, claimed);
+}
+
+// (k7) Private column ranges on the CSV path: a numeric column among public 0/1 columns (a
+// declared categorical column: its levels have the public range [0, 1], so only the numeric
+// column is estimated — the subset path, settings.knownRanges). The canary is +X in D, −X in
+// D′ as in (e); the released range of x reaches +X or −X. Broken: the histograms without noise.
+constexpr double kCsvRangeEpsilon = 4.0;
+
+run::Options csvRangeOptions() {
+  run::Options o = budget(kCsvRangeEpsilon);
+  o.table.label = "y";
+  o.table.positive = "1";
+  o.selector = plan::Selector::kFixed;
+  o.margin = 1.0;
+  o.maxIterations = 1;
+  o.rangeShare = kRangeShare;
+  data::ColumnChoice x, colour;
+  x.name = "x";
+  x.kind = data::ColumnKind::kNumeric;
+  x.nullable = false;
+  colour.name = "colour";
+  colour.kind = data::ColumnKind::kCategorical;
+  colour.levels = std::vector<std::string>{"red", "blue"};
+  colour.nullable = false;
+  o.table.columns = {x, colour};
+  return o;
+}
+
+std::string csvRangeTable(bool neighbour, std::size_t c) {
+  std::string csv = "x,colour,y\n";
+  const auto row = [&](double v, int i) { csv += formatValue(v) + "," + (i % 2 ? "red" : "blue") + "," + std::to_string(i % 2) + "\n"; };
+  int i = 0;
+  for (std::size_t k = 0; k < kRangeMiddle; ++k) row(1.0, i++);
+  for (std::size_t k = 0; k < kRangeMiddle; ++k) row(kFar / 3, i++);
+  for (std::size_t k = 0; k < c; ++k) row(kFar, i++);
+  for (std::size_t k = 0; k < c; ++k) row(-kFar, i++);
+  row(neighbour ? -kFar : kFar, i++);
+  return csv;
+}
+
+AuditResult auditCsvRanges(const testing::Faults& faults, std::size_t c) {
+  FaultScope scope(faults);
+  const run::Options o = csvRangeOptions();
+  const std::string d0 = csvRangeTable(false, c), d1 = csvRangeTable(true, c);
+  return audit([&](bool neighbour) {
+    const std::string& csv = neighbour ? d1 : d0;
+    run::CsvRun r(o);
+    while (r.pass() != run::CsvRun::Pass::kDone) {
+      r.feed(csv.data(), csv.size());
+      r.endPass();
+    }
+    learn::Trainer t(r.dataset(), r.settings(), r.takeGenerator());
+    while (!t.advance(1000)) {
+    }
+    const learn::TrainResult& result = t.result();
+    if (!result.rangesPrivate) throw std::logic_error("ranges not estimated");
+    const learn::ColumnRange& x = result.ranges[0];
+    return double(x.hi >= kFar) - double(x.lo <= -kFar);
+  }, kRangeRuns, Objective::kMu);
+}
+
+TEST(PrivacyAudit, K_CsvRangesOnTheSubsetPath) {
+  // One estimated column: σ = √2/μ_ranges; c = 4σ − ½ rounded, as in (e).
+  double claimed = 0;
+  {
+    const std::string probe = csvRangeTable(false, 1);
+    run::CsvRun r(csvRangeOptions());
+    while (r.pass() != run::CsvRun::Pass::kDone) {
+      r.feed(probe.data(), probe.size());
+      r.endPass();
+    }
+    std::size_t estimated = 0;
+    for (const auto& k : r.settings().knownRanges) estimated += !k;
+    ASSERT_EQ(estimated, 1u);  // x only: the colour levels are public [0, 1]
+    claimed = plan::makePlan(r.settings().plan).muRanges;
+  }
+  const double sigma = std::sqrt(2.0) / claimed;
+  const std::size_t c = std::size_t(std::llround(learn::kRangeThresholdSds * sigma - 0.5));
+  const AuditResult honest = auditCsvRanges({}, c);
+  reportMu("(k7) ranges through the CSV subset path", honest, claimed);
+  EXPECT_LE(honest.muLowerBound, claimed);
+  testing::Faults none;
+  none.rangeNoise = 0.0;
+  const AuditResult broken = auditCsvRanges(none, c);
+  reportMu("(k7) ranges, histograms without noise", broken, claimed);
+  EXPECT_GT(broken.muLowerBound, claimed);
 }
 
 TEST(AuditStatistics, ClopperPearsonMatchesKnownValues) {

@@ -545,20 +545,25 @@ TEST(CsvEngine, DuplicateNamesAreNamedWithBothColumns) {
   EXPECT_EQ(e.location().columnIndex, 3);
 }
 
+// The dialect is a function of the header line (public), never of the rows: the delimiter that
+// splits the header into the most fields, and the decimal mark '.' where ',' delimits, else
+// either mark per cell (docs/PRIVACY.md, "The schema").
 TEST(CsvEngine, DialectDetection) {
   struct Case {
     std::string text;
     char delimiter, decimal;
   };
   const Case cases[] = {
-      {"a;b;c\n1,5;2;3\n", ';', ','},
-      {"a;b\n1.5;2\n1,5;3\n", ';', '.'},      // a point decides for '.'
-      {"a,b\n\"1,5\",2\n", ',', '.'},         // never ',' in a comma file unless asked
-      {"a\tb\n1,25\t2\n", '\t', ','},
-      {"a|b|c\n1|2|3\n", '|', '.'},
-      {"a,b;c\n1,2;3\n4,5;6\n", ',', '.'},    // equal widths: the first candidate
+      {"a;b;c\n1,5;2;3\n", ';', kEitherDecimal},
+      {"a;b\n1.5;2\n1,5;3\n", ';', kEitherDecimal},  // both read 1.5
+      {"a,b\n\"1,5\",2\n", ',', '.'},              // never ',' in a comma file unless asked
+      {"a\tb\n1,25\t2\n", '\t', kEitherDecimal},
+      {"a|b|c\n1|2|3\n", '|', kEitherDecimal},
+      {"a,b;c\n1,2;3\n4,5;6\n", ',', '.'},         // equal widths: the first candidate
       {"only\n1\n2\n", ',', '.'},
-      {"a;b\n1;2\n3;4;5\n", ';', '.'},        // ragged: still ';' (the error names the row)
+      {"a;b\n1;2\n3;4;5\n", ';', kEitherDecimal},  // ragged: still ';' (the error names the row)
+      {"a;b;c\n1,2,3,4;5;6\n", ';', kEitherDecimal},  // rows full of commas: the header decides
+      {"\n\na,b,c\n1;2;3,4,5\n", ',', '.'},        // blank lines before the header
   };
   for (const Case& c : cases) {
     CsvScanner s;
@@ -571,6 +576,17 @@ TEST(CsvEngine, DialectDetection) {
       EXPECT_EQ(e.code(), ErrorCode::kRaggedRow) << c.text << e.what();
     }
   }
+}
+
+// Either decimal mark: each cell is read with '.' and, failing that, ','; digit groups stay text.
+TEST(CsvEngine, EitherDecimalMarkPerCell) {
+  const std::string text = "a;b\n1.5;x\n1,5;x\n-0,25;x\n1,234,567;x\n1.234,5;x\n,5;x\n";
+  CsvScanner s;
+  s.feed(text.data(), text.size());
+  const CsvScan scan = s.finish();
+  ASSERT_EQ(scan.dialect.decimal, kEitherDecimal);
+  EXPECT_EQ(scan.columns[0].numbers, 4u);  // 1.5, 1,5, -0,25, ,5
+  EXPECT_EQ(scan.columns[0].text, 2u);     // digit groups
 }
 
 }  // namespace

@@ -70,7 +70,11 @@ RunOutcome runEntry(const std::string& bytes, const json& options, std::size_t p
   RunOutcome out;
   try {
     run::Options o;
-    o.epsilon = 1.0;
+    // The corpus tests parsing, the typed errors and the table's shape on files of a few rows,
+    // where any private schema decision at a usable ε is noise (docs/PRIVACY.md, "The schema"):
+    // at ε = 1e5 the schema counts' noise sd is ~0.05 cells, so the decisions are those of the
+    // exact counts. Seeded: not private.
+    o.epsilon = 1e5;
     o.delta = 1e-5;
     o.seed = 1;
     o.maxIterations = 5;
@@ -114,7 +118,10 @@ TEST(CsvFixtures, EveryFixtureThroughTheRun) {
     SCOPED_TRACE(key + ": " + out.describe().substr(0, 600));
     const json& expected = entry["expected"];
     if (expected.contains("code")) {
-      ASSERT_FALSE(out.ok);
+      if (out.ok) {  // every entry is checked, not only the first to fail
+        ADD_FAILURE() << "expected " << expected["code"].get<std::string>();
+        continue;
+      }
       EXPECT_EQ(out.code, expected["code"].get<std::string>());
       if (expected.contains("line")) {
         EXPECT_NE(out.message.find("line " + std::to_string(expected["line"].get<int>())), std::string::npos);
@@ -127,7 +134,10 @@ TEST(CsvFixtures, EveryFixtureThroughTheRun) {
       }
       if (expected.contains("parameter")) EXPECT_EQ(out.parameter, expected["parameter"].get<std::string>());
     } else {
-      ASSERT_TRUE(out.ok);
+      if (!out.ok) {
+        ADD_FAILURE() << "expected a table";
+        continue;
+      }
       EXPECT_EQ(out.rows, expected["rows"].get<std::uint64_t>());
       EXPECT_EQ(out.features, expected["columns"].get<std::size_t>());
       EXPECT_EQ(out.delimiter, expected["delimiter"].get<std::string>());
@@ -144,7 +154,7 @@ TEST(CsvFixtures, DecimalCommaFixtureValues) {
   read.label = "label";
   const Outcome out = readNumeric(bytes, CsvOptions{}, read, 0);
   ASSERT_TRUE(out.ok) << out.describe();
-  EXPECT_EQ(out.scan.dialect.decimal, ',');
+  EXPECT_EQ(out.scan.dialect.decimal, kEitherDecimal);
   EXPECT_EQ(out.features, (std::vector<float>{0.5f, 1.5f, -1.0f, 2.0f}));
   EXPECT_EQ(out.labels, (std::vector<std::int32_t>{1, -1}));
 }

@@ -83,11 +83,18 @@ TEST(DiscoveryAccounting, ComposesExactlyInThePlan) {
     EXPECT_NEAR(p.muDiscovery * p.muDiscovery + p.muRanges * p.muRanges + p.muTrain * p.muTrain,
                 p.mu * p.mu, 1e-12);
     EXPECT_NEAR(p.muDiscovery, std::sqrt(0.1) * p.mu, 1e-15);
-    const double charge = accounting::discoveryDeltaCharge(r.epsilon, p.discovery.deltaThreshold);
-    EXPECT_LE(p.deltaGdp + charge, r.delta);
-    EXPECT_NEAR(charge, accounting::kDiscoveryDeltaShare * r.delta, 1e-18);
-    EXPECT_LE(accounting::gdpDelta(r.epsilon, p.mu), p.deltaGdp * (1 + 1e-9));
-    EXPECT_GT(accounting::gdpDelta(r.epsilon, p.mu), 0.99 * p.deltaGdp);  // tight, not wasteful
+    // The thresholds take δ_τ = 0.1·δ out of δ and ln(1/(1 − δ_τ)) out of ε (accounting/
+    // discovery.hpp): the GDP part is read at (ε − ln(1/(1 − δ_τ)), δ − δ_τ).
+    EXPECT_EQ(p.discovery.deltaThreshold, accounting::kDiscoveryDeltaShare * r.delta);
+    EXPECT_LE(p.deltaGdp + p.discovery.deltaThreshold, r.delta);
+    const double epsilonCharge = accounting::discoveryEpsilonCharge(p.discovery.deltaThreshold);
+    EXPECT_GE(epsilonCharge, p.discovery.deltaThreshold);
+    EXPECT_LE(epsilonCharge, 1.000001 * p.discovery.deltaThreshold);
+    const double epsilonGdp = r.epsilon - epsilonCharge;
+    EXPECT_LE(accounting::gdpDelta(epsilonGdp, p.mu), p.deltaGdp * (1 + 1e-9));
+    EXPECT_GT(accounting::gdpDelta(epsilonGdp, p.mu), 0.99 * p.deltaGdp);  // tight, not wasteful
+    EXPECT_LE(p.epsilonSpent, r.epsilon);
+    EXPECT_GT(p.epsilonSpent, 0.999999 * r.epsilon);
     EXPECT_EQ(p.discovery.columns, 4u);
     EXPECT_DOUBLE_EQ(p.discovery.sigma, std::sqrt(8.0) / p.muDiscovery);
     // makeBudget (before the width is known) gives the same calibration.

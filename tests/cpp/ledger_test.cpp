@@ -57,12 +57,38 @@ TEST(Ledger, NonGdpRunsAddByBasicComposition) {
 }
 
 TEST(Ledger, DiscoveryChargesStayOutsideTheGdpCurve) {
-  // Two runs whose plans left δ_gdp = 0.8δ to the GDP part: the curve is read at 1.6δ, not 2δ.
+  // Two runs whose plans left δ_gdp = 0.8δ to the GDP part (δ_τ = 0.2δ each): the curve is read
+  // at 1.6δ, not 2δ, and the thresholds add ln(1/(1 − Σ δ_τ)) to ε (accounting/discovery.hpp).
   LedgerEntry r{1.0, 1e-5, true, gdpMu(1.0, 0.8e-5), 0.8e-5};
   const LedgerTotal t = composeLedger({r, r});
-  EXPECT_NEAR(t.epsilon, gdpEpsilon(std::sqrt(2.0) * r.mu, 1.6e-5), 1e-12);
+  EXPECT_NEAR(t.epsilon, gdpEpsilon(std::sqrt(2.0) * r.mu, 1.6e-5) - std::log1p(-0.4e-5), 1e-12);
   EXPECT_GT(t.epsilon, gdpEpsilon(std::sqrt(2.0) * r.mu, 2e-5));  // read at 2δ it would be smaller
   EXPECT_EQ(t.delta, 2e-5);
+}
+
+// Issue 30: five default CSV runs with discovery (ε = 1, δ = 1e-5 each; the plan's own μ and
+// deltaGdp). The sharper coupling argument (accounting/discovery.hpp) composes them to
+// (ε_GDP(√5·μ; 5·deltaGdp) + ln(1/(1 − 5·δ_τ)), 5δ): pinned, with its parts, against the plan.
+TEST(Ledger, FiveDiscoveryRunsComposeByTheCouplingArgument) {
+  plan::PlanRequest q;
+  q.epsilon = 1.0;
+  q.delta = 1e-5;
+  q.n = 5000;
+  q.d = 20;
+  q.selector = plan::Selector::kAuto;
+  q.discoveryColumns = 3;
+  q.discoveryShare = 0.1;
+  const plan::Plan p = plan::makeBudget(q);
+  const double deltaTau = p.discovery.deltaThreshold;
+  EXPECT_DOUBLE_EQ(deltaTau, 1e-6);
+  EXPECT_LE(p.deltaGdp + deltaTau, 1e-5);
+  const LedgerEntry run{1.0, 1e-5, true, p.mu, p.deltaGdp};
+  const LedgerTotal t = composeLedger(std::vector<LedgerEntry>(5, run));
+  const double expected = gdpEpsilon(std::sqrt(5.0) * p.mu, 5 * p.deltaGdp) - std::log1p(-5 * deltaTau);
+  EXPECT_NEAR(t.epsilon, expected, 1e-9);
+  EXPECT_NEAR(t.epsilon, 2.2026, 5e-4);  // the number the ledger shows
+  EXPECT_EQ(t.delta, 5e-5);
+  EXPECT_LT(t.epsilon, 5.0);  // far below basic composition
 }
 
 TEST(Ledger, CapRefusesBeyondItAndNamesIt) {

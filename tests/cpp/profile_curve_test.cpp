@@ -68,8 +68,9 @@ TEST(ProfileCurveTest, ZeroUntilFlippedRowsAreRemovedThenGammaStar) {
       }
     }
     ASSERT_TRUE(r.separable);
-    EXPECT_GE(r.firstSeparableRemoved, c.flips);
-    EXPECT_LE(r.firstSeparableRemoved, c.flips + c.flips / 2 + 1);
+    // A batch never removes more rows than the current fit misclassifies, so the first
+    // separable count is exactly m here (the flipped rows are the only ones in the way).
+    EXPECT_EQ(r.firstSeparableRemoved, c.flips);
     EXPECT_NEAR(r.firstSeparableFraction,
                 static_cast<double>(r.firstSeparableRemoved) / static_cast<double>(c.n), 1e-15);
   }
@@ -106,7 +107,9 @@ TEST(ProfileCurveTest, BatchesAreBoundedBetweenGridPoints) {
   std::size_t sinceGrid = 0;
   for (const CurvePoint& p : r.curve) {
     if (p.gridIndex >= 0) {
-      EXPECT_LE(sinceGrid, 1u);  // at most maxRefitsPerStep − 1 fits between grid targets
+      // At most maxRefitsPerStep − 1 fits between grid targets, plus one where a batch stopped
+      // at the rows the current fit does not separate.
+      EXPECT_LE(sinceGrid, 2u);
       sinceGrid = 0;
     } else {
       ++sinceGrid;

@@ -140,6 +140,52 @@ TEST(ProfileSvmTest, ShrinkingAndSeedDoNotChangeTheOptimum) {
   EXPECT_EQ(again.w, base.w);
 }
 
+// A one-hot-like table (≤ 25% nonzero) is read in sparse form: the same optimum, the same
+// iterations and w up to the order of additions, and a warm refit after removals agrees too.
+TEST(ProfileSvmTest, SparseRowsGiveTheDenseSolution) {
+  testing::svm::TestRng rng(77);
+  const std::size_t n = 600, d = 40;
+  std::vector<float> x(n * d, 0.0f);
+  std::vector<std::int8_t> y(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    for (std::size_t k = 0; k < 4; ++k) x[i * d + (rng.next() % d)] = 1.0f;  // ≤ 4 ones
+    x[i * d + (rng.next() % d)] = static_cast<float>(rng.normal());
+    double s = 0;
+    for (std::size_t j = 0; j < d; ++j) s += x[i * d + j] * (j % 3 == 0 ? 1.0 : -0.5);
+    y[i] = (s > 0) == (rng.uniform() > 0.1) ? 1 : -1;  // 10% noise: not separable
+  }
+  const DataView v{x.data(), y.data(), n, d};
+  for (double C : {1.0, 30.0}) {
+    SvmOptions o = tightOptions(C);
+    o.unitNormRows = true;
+    o.gapTolerance = 1e-8;
+    LinearSvm sparse(v, o);
+    o.sparseRows = false;
+    LinearSvm dense(v, o);
+    EXPECT_TRUE(sparse.sparse());
+    EXPECT_FALSE(dense.sparse());
+    sparse.run();
+    dense.run();
+    const SvmReport a = sparse.report(), b = dense.report();
+    EXPECT_TRUE(a.converged) << C;
+    EXPECT_TRUE(b.converged) << C;
+    EXPECT_NEAR(a.dualObjective, b.dualObjective, 1e-9 * b.dualObjective) << C;
+    EXPECT_LT(relativeDistance(a.w, b.w), 1e-6) << C;
+    std::vector<std::size_t> removed = {3, 10, 200, 599};
+    sparse.removeRows(removed);
+    dense.removeRows(removed);
+    sparse.run();
+    dense.run();
+    EXPECT_NEAR(sparse.report().dualObjective, dense.report().dualObjective,
+                1e-9 * b.dualObjective) << C;
+    for (std::size_t i : {0, 1, 2, 598}) {
+      EXPECT_NEAR(sparse.functionalMargin(i), dense.functionalMargin(i), 1e-6) << i;
+    }
+  }
+  // The reference problems are dense: read as such.
+  EXPECT_FALSE(LinearSvm(referenceProblems()[0].view(), tightOptions(1.0)).sparse());
+}
+
 TEST(ProfileSvmTest, WarmStartAfterRemovalMatchesColdFitOnTheSubset) {
   const Problem& p = referenceProblems()[4];
   const SvmOptions o = tightOptions(p.C);

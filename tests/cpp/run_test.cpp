@@ -1,4 +1,4 @@
-// The option table and the resolver (core/src/run/run.cpp): every rejected option by name,
+// The option table and the resolver (core/src/run/options.cpp, resolve.cpp): every rejected option by name,
 // every default applied in one place, unset ≠ 0, and the table's shape (names unique, every
 // constant default parses back through its own setter).
 #include <gtest/gtest.h>

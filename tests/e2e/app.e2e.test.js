@@ -456,6 +456,15 @@ test("margin profile tab: the non-private diagnostic on the loaded file equals `
   assert.equal(Number(app.firstSeparableRemoved), cliOut.firstSeparableRemoved);
   assert.equal(Number(app.lastMargin), cliOut.curve.at(-1).margin);
   assert.equal(Number(app.fits), cliOut.fits);
+  // The core's advice, with the Train tab's ε and δ: the same as the CLI's.
+  const eps = await page.inputValue("#train-epsilon"), delta = await page.inputValue("#train-delta");
+  const cliAdvice = JSON.parse(runCli("profile", clinic, "--label", "outcome", "--positive", "yes", "--json",
+    "--epsilon", eps, "--delta", delta)).advice;
+  assert.equal(cliAdvice.private, false);
+  assert.equal(app.verdict, cliAdvice.verdict);
+  const advice = await page.textContent("#profile-advice");
+  assert.match(advice, /local, not private/);
+  assert.ok(advice.includes(cliAdvice.text), `${advice} vs ${cliAdvice.text}`);
   assert.ok(await page.$("#profile-chart canvas"), "the curve is drawn");
   assert.match(await page.textContent("#profile-legend"), /dashed: the smallest margin before clamping/);
   await screenshot(page, "app-margin-profile");

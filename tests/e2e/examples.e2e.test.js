@@ -7,7 +7,7 @@ import { launchChromium, repoRoot, serveStatic } from "./support.js";
 let server, browser;
 
 before(async () => {
-  server = await serveStatic(repoRoot, "/");
+  server = await serveStatic(repoRoot, "/", { headers: false });  // an inline import map: not the app
   browser = await launchChromium();
 });
 

@@ -5,6 +5,7 @@ import { readFile, stat, mkdir } from "node:fs/promises";
 import { extname, join, normalize } from "node:path";
 import { fileURLToPath } from "node:url";
 import { chromium } from "playwright-core";
+import { securityHeaders } from "../../web/security.mjs";
 
 export const repoRoot = fileURLToPath(new URL("../../", import.meta.url));
 export const artifactsDir = join(repoRoot, "test-results");
@@ -15,8 +16,14 @@ const TYPES = {
   ".svg": "image/svg+xml", ".png": "image/png", ".csv": "text/csv",
 };
 
-/** Serve `dir` under `prefix` (e.g. "/some/sub/path/") on 127.0.0.1, logging every request. */
-export async function serveStatic(dir, prefix = "/") {
+/**
+ * Serve `dir` under `prefix` (e.g. "/some/sub/path/") on 127.0.0.1, logging every request.
+ * Every response carries the app's security headers (web/security.mjs: the strict
+ * Content-Security-Policy that `npm start` sends), unless `headers: false` (pages that are not
+ * the app, e.g. examples/static with its inline import map).
+ */
+export async function serveStatic(dir, prefix = "/", { headers = true } = {}) {
+  const extra = headers ? securityHeaders() : {};
   const log = [];
   const server = createServer(async (req, res) => {
     log.push({ method: req.method, url: req.url, host: req.headers.host });
@@ -28,7 +35,7 @@ export async function serveStatic(dir, prefix = "/") {
       let file = join(dir, rel);
       if ((await stat(file)).isDirectory()) file = join(file, "index.html");
       const body = await readFile(file);
-      res.writeHead(200, { "content-type": TYPES[extname(file)] ?? "application/octet-stream" });
+      res.writeHead(200, { ...extra, "content-type": TYPES[extname(file)] ?? "application/octet-stream" });
       res.end(body);
     } catch {
       res.writeHead(404, { "content-type": "text/plain" });

@@ -36,6 +36,32 @@ test("the curve is 0 before the outliers are removed, positive after, and says i
   expect(events.at(-1).fraction).toBe(1);
 });
 
+test("the advice: rows in the way and the margin against γ₀, computed by the core, local", async () => {
+  const p = await dp.profileMargins(table, { intercept: false, epsilon: 1, delta: 1e-5 });
+  const a = p.advice;
+  expect(a.private).toBe(false);
+  expect(a.note).toMatch(/local, not private/);
+  expect(a.separable).toBe(true);
+  expect(a.rowsInTheWay).toBe(p.firstSeparableRemoved);
+  expect(a.rowsInTheWayFraction).toBeCloseTo(p.firstSeparableFraction, 12);
+  // γ₀ of the plan training would make for this table (auto, the default): one home for the rule.
+  const plan = await dp.planFor({ epsilon: 1, delta: 1e-5, intercept: false }, { rows: 2000, features: 10 });
+  expect(a.learner.gamma0).toBeCloseTo(plan.margin, 12);
+  expect(a.learner.normalizedMargin).toBeCloseTo(plan.margin / plan.normBound, 12);
+  // The generator's margin 0.1 is well above γ₀/b ≈ 1/√2000 ≈ 0.022.
+  expect(a.verdict).toBe("large margin");
+  expect(a.largeMarginRemoved).toBe(a.rowsInTheWay);
+  expect(a.text).toMatch(/stand in the way of linear separability/);
+  expect(a.text).toMatch(/can expect a large margin/);
+  // Without a budget: separability only.
+  const q = await dp.profileMargins(table, { intercept: false, maxRemoved: 0.01 });
+  expect(q.advice.verdict).toBe("separable");
+  expect(q.advice.learner).toBeUndefined();
+  expect(q.advice.text).toMatch(/Give ε and δ/);
+  // A bad budget fails before the profile runs.
+  await expect(dp.profileMargins(table, { epsilon: -1, delta: 1e-5 })).rejects.toMatchObject({ code: "BAD_PARAMETER", parameter: "epsilon" });
+});
+
 test("cancel, options and errors; the module keeps working", async () => {
   const controller = new AbortController();
   const promise = dp.profileMargins(table, { signal: controller.signal, onProgress: () => controller.abort() });
@@ -55,11 +81,17 @@ test("dpmargin profile prints the curve (and --json), labelled not private", () 
   expect(r.code).toBe(0);
   expect(r.stdout).toMatch(/NOT PRIVATE/);
   expect(r.stdout).toMatch(/separable after removing \d+ rows/);
+  expect(r.stdout).toMatch(/advice \(local, not private\): separable — /);
+  r = cli("profile", csv, "--label", "label", "--no-intercept", "--epsilon", "1");
+  expect(r.code).toBe(0);
+  expect(r.stdout).toMatch(/advice \(local, not private\): large margin — .*γ₀\/b = /);
   r = cli("profile", csv, "--label", "label", "--json", "--max-removed", "0.02");
   expect(r.code).toBe(0);
   const json = JSON.parse(r.stdout);
   expect(json.private).toBe(false);
   expect(json.rows).toBe(2000);
+  expect(json.advice.private).toBe(false);
+  expect(json.advice.verdict).toBe("separable");
   r = cli("profile", csv, "--label", "nope");
   expect(r.code).toBe(2);
   expect(r.stdout).toBe("");

@@ -154,7 +154,7 @@ test("the CLI's trainAccuracy is the written model's accuracy on the training fi
     const p = await model.predictCsv(csvFile(file), { label: report.label.column });
     expect(report.trainAccuracy).toBe(accuracy(p.labels, p.truth));
   }
-}, 60_000);  // three CLI processes: about 2 s each on a loaded 2-core machine
+}, 120_000);  // three CLI processes: a limit against hangs, not a speed claim
 
 // The CLI's label warnings read the label column's counts from the training read's own scan
 // (table.labelSummary) instead of scanning the file again with summarizeCsv: the same counts.

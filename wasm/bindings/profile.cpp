@@ -8,6 +8,7 @@
 
 #include "dataset.hpp"
 #include "dpmargin/error.hpp"
+#include "dpmargin/profile/advice.hpp"
 #include "dpmargin/profile/margin_profiler.hpp"
 #include "dpmargin/run/run.hpp"
 #include "guard.hpp"
@@ -18,8 +19,11 @@ namespace {
 
 class WasmProfiler {
  public:
-  // options: {maxRemoved?, C?, maxRefitsPerStep?} and the preprocessing options (intercept,
-  // rowNormalization, normBound). The dataset is prepared here unless it is already.
+  // options: {maxRemoved?, C?, maxRefitsPerStep?}, the preprocessing options (intercept,
+  // rowNormalization, normBound) and, for the advice, the budget of the run to compare with
+  // (epsilon and delta, and any other training option): its plan is resolved here, before the
+  // profile runs, as training would resolve it for this table (run::planForTable).
+  // The dataset is prepared here unless it is already.
   void start(val dataset, val options) {
     learn::Dataset& d = toDataset(dataset, "dataset").dataset();
     const val o = toObject(options, "options", true);
@@ -36,7 +40,12 @@ class WasmProfiler {
       const std::string key = keys[i].as<std::string>();
       if (key != "maxRemoved" && key != "C" && key != "maxRefitsPerStep") rest.set(key, o[key]);
     }
-    const learn::Preprocessing pre = run::resolvePreprocessing(toOptions(rest));
+    const run::Options runOptions = toOptions(rest);
+    const learn::Preprocessing pre = run::resolvePreprocessing(runOptions);
+    plan_.reset();
+    if (runOptions.epsilon || runOptions.delta) {
+      plan_ = run::planForTable(runOptions, d.rows(), d.features());
+    }
     if (!pre.ranges.empty()) throwBadParameter("columnRanges", "unset for the margin profile", 0.0);
     if (!d.prepared()) d.prepare(pre);
     const learn::DataView v = d.view();
@@ -45,7 +54,14 @@ class WasmProfiler {
   }
   bool advance(val budget) { return profiler().advance(toCount(budget, "workBudget", 1)); }
   val progress() { return describe(profiler().progress(), profile::describeProfileProgress<JsWriter>); }
-  val result() { return describe(profiler().result(), profile::describeProfile<JsWriter>); }
+  // The result with its advice (profile/advice.hpp; `advice.learner` only with a budget).
+  val result() {
+    val r = describe(profiler().result(), profile::describeProfile<JsWriter>);
+    const profile::ProfileAdvice advice =
+        profile::adviseProfile(profiler().result(), plan_ ? &*plan_ : nullptr);
+    r.set("advice", describe(advice, profile::describeProfileAdvice<JsWriter>));
+    return r;
+  }
   void release() { profiler_.reset(); }
 
  private:
@@ -54,6 +70,7 @@ class WasmProfiler {
     return *profiler_;
   }
   std::unique_ptr<profile::MarginProfiler> profiler_;
+  std::optional<plan::Plan> plan_;
 };
 
 }  // namespace

@@ -33,7 +33,7 @@ export type {
   MulticlassModelFile, MulticlassPredictions, MulticlassCsvPredictions, ClassSelection,
 } from "./model/multiclass.js";
 export { multiclassPredictionsCsv } from "./model/multiclass.js";
-export type { MarginProfile, ProfileOptions, ProfilePoint, ProfileProgress } from "./profile/profile.js";
+export type { MarginProfile, ProfileAdvice, ProfileOptions, ProfilePoint, ProfileProgress } from "./profile/profile.js";
 export type { TrainOptions, TrainResult, CsvTrainResult } from "./train/train.js";
 export type { TrainingData } from "./train/data.js";
 export { SEEDED_WARNING } from "./train/report.js";

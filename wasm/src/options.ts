@@ -1,5 +1,5 @@
 // The JavaScript side of options: only what the core cannot see. Every option of a run — its
-// name, type, domain and default — belongs to the core's option table (core/src/run/run.cpp,
+// name, type, domain and default — belongs to the core's option table (core/src/run/options.cpp,
 // `dp.options`); this file splits off the options that live in JavaScript (callbacks, an
 // AbortSignal, worker threads) and checks those.
 import { badParameter } from "./errors.js";

@@ -199,6 +199,7 @@ async function profile(id: number, request: ProfileRequest): Promise<MarginProfi
     const { table: _t, ...result } = await dp.profileCsv(table.blob, { schema: request.schema },
       {
         maxRemoved: request.maxRemoved, intercept: request.intercept, signal: controller.signal,
+        ...(request.epsilon !== undefined && request.delta !== undefined ? { epsilon: request.epsilon, delta: request.delta } : {}),
         onProgress: (progress) => post({ id, type: "profile-progress", progress }),
       });
     void _t;

@@ -112,11 +112,17 @@ sync();
 setupPlan(client, engine);
 document.body.dataset.loaded = "true";
 
-// The margin profile reads the table and label/feature choice of the Train tab (not private).
+// The margin profile reads the table and label/feature choice of the Train tab (not private),
+// and its ε and δ when valid, for the advice (nothing is spent).
+function profileBudget(): { epsilon?: number; delta?: number } {
+  const epsilon = Number($<HTMLInputElement>("train-epsilon").value.trim());
+  const delta = Number($<HTMLInputElement>("train-delta").value.trim());
+  return epsilon > 0 && Number.isFinite(epsilon) && delta > 0 && delta < 1 ? { epsilon, delta } : {};
+}
 const profile = setupProfile(client, () => {
   const selection = data.selection();
   return data.table() && selection
-    ? { schema: selection.schema, intercept: $<HTMLInputElement>("intercept").checked }
+    ? { schema: selection.schema, intercept: $<HTMLInputElement>("intercept").checked, ...profileBudget() }
     : null;
 }, () => data.blocker());
 profileRefresh = () => profile.refresh();

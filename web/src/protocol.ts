@@ -48,6 +48,9 @@ export interface ProfileRequest {
   schema: SchemaFile;
   maxRemoved: number;
   intercept: boolean;
+  /** The Train tab's budget, for the advice (nothing is spent; unset when not valid there). */
+  epsilon?: number;
+  delta?: number;
 }
 
 export type { ColumnSummary, MarginProfile, ProfileProgress, SchemaFile };

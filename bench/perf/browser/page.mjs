@@ -20,6 +20,7 @@ window.bench = {
   train: (cfg) => call({ type: "train", cfg }),
   test: () => call({ type: "test" }),
   progress: (cfg) => call({ type: "progress", cfg }),
+  profile: (cfg) => call({ type: "profile", cfg }),
   // The Files the driver put into the two inputs (setInputFiles: backed by the disk, as a user's).
   // e2e: timed on the page from the click-equivalent to the accuracy, the worker's start and the
   // wasm instantiation included (it must be the first call of the page).

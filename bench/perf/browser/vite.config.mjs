@@ -5,6 +5,9 @@ import { defineConfig } from "vite";
 import { fileURLToPath } from "node:url";
 
 const here = (p) => fileURLToPath(new URL(p, import.meta.url));
+// PERF_DIST / PERF_OUT: build the page against another build of the package, elsewhere (the
+// margin-profile benchmark's "before": profile_bench.mjs --before).
+const dist = process.env.PERF_DIST ?? here("../../../dist");
 
 export default defineConfig({
   root: here("."),
@@ -12,11 +15,11 @@ export default defineConfig({
   logLevel: "warn",
   resolve: {
     alias: {
-      "dpmargin-chunked": here("../../../dist/train/chunked.js"),
-      "dpmargin-table": here("../../../dist/csv/table.js"),
-      dpmargin: here("../../../dist/index.js"),
+      "dpmargin-chunked": `${dist}/train/chunked.js`,
+      "dpmargin-table": `${dist}/csv/table.js`,
+      dpmargin: `${dist}/index.js`,
     },
   },
   worker: { format: "es" },
-  build: { outDir: here("../../../build-perf-web"), emptyOutDir: true, target: "es2022", minify: false },
+  build: { outDir: process.env.PERF_OUT ?? here("../../../build-perf-web"), emptyOutDir: true, target: "es2022", minify: false },
 });

@@ -93,6 +93,30 @@ self.onmessage = async ({ data: msg }) => {
       }
       postMessage({ reader: msg.cfg.reader ?? "stream", rows, width, bytes: msg.file.size,
         parseSeconds: (now() - t0) / 1000, csvPassSeconds: passes.seconds(), wasmMemoryBytes: dp.memoryBytes });
+    } else if (msg.type === "profile") {
+      // The margin profile (not private), timed as profile_node.mjs: profileSeconds from the rows
+      // in wasm memory (real tables: the end of the CSV passes) to the result.
+      const t = msg.cfg.table;
+      const options = { epsilon: msg.cfg.epsilon ?? 1, delta: msg.cfg.delta ?? 1e-5 };
+      const t0 = now();
+      let p, loaded = t0;
+      if (t.kind === "synthetic") {
+        const data = generate(t.n, t.d, msg.cfg.dataSeed ?? 20261121, 1);
+        loaded = now();
+        p = await dp.profileMargins({ features: data.features, columns: data.columns, labels: data.labels }, options);
+      } else {
+        const blob = await (await fetch(`/data/${t.name}_train.csv`)).blob();
+        const passes = passTimer(now());
+        p = await dp.profileCsv(blob, { label: "label", onProgress: passes.onProgress }, options);
+        loaded = passes.lastEnd();
+      }
+      const t1 = now();
+      postMessage({
+        n: p.n, fits: p.fits, separable: p.separable, firstSeparableRemoved: p.firstSeparableRemoved,
+        lastMargin: p.curve.at(-1).margin, lastMinimumMargin: p.curve.at(-1).minimumMargin,
+        verdict: p.advice?.verdict ?? null, profileSeconds: (t1 - loaded) / 1000, totalSeconds: (t1 - t0) / 1000,
+        wasmMemoryBytes: dp.memoryBytes,
+      });
     } else if (msg.type === "ready") {
       postMessage({ library: dp.version, defaultMaxIterations: dp.defaults.maxIterations, wasmLoadSeconds: self.loadSeconds, wasmMemoryBytes: dp.memoryBytes });
     } else if (msg.type === "train") {

@@ -47,12 +47,11 @@ DiscoveryCalibration calibrateDiscovery(double mu, std::size_t columns, double d
   return c;
 }
 
-double discoveryDeltaThreshold(double epsilon, double delta) {
-  return kDiscoveryDeltaShare * delta / (1.0 + std::exp(epsilon));
-}
+double discoveryDeltaThreshold(double delta) { return kDiscoveryDeltaShare * delta; }
 
-double discoveryDeltaCharge(double epsilon, double deltaThreshold) {
-  return (1.0 + std::exp(epsilon)) * deltaThreshold;
+double discoveryEpsilonCharge(double deltaThreshold) {
+  // ln(1/(1 − δ_τ)), rounded up so that the GDP part's ε plus it never exceeds the target.
+  return std::nextafter(-std::log1p(-deltaThreshold), HUGE_VAL);
 }
 
 }  // namespace dpmargin::accounting

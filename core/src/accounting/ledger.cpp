@@ -4,6 +4,7 @@
 #include <sstream>
 #include <string>
 
+#include "dpmargin/accounting/discovery.hpp"
 #include "dpmargin/accounting/gdp.hpp"
 #include "dpmargin/error.hpp"
 
@@ -48,9 +49,15 @@ LedgerTotal composeLedger(const std::vector<LedgerEntry>& entries) {
   }
   t.runs = entries.size();
   t.mu = std::sqrt(muSquared);
+  // The GDP runs: the curve of √Σμᵢ² read at Σ deltaGdpᵢ, plus discovery's ε charge for the
+  // thresholds' Σ δ_τ = Σ (δᵢ − deltaGdpᵢ) (accounting/discovery.hpp: the same coupling over the
+  // whole sequence), never more than their Σ εᵢ.
   double gdpPart = gdpEpsilonSum;
   const double left = gdpDelta - gdpCharges;  // the δ the GDP curve is read at
-  if (t.gdpRuns > 0 && left > 0 && left < 1) gdpPart = std::min(gdpPart, gdpEpsilon(t.mu, left));
+  if (t.gdpRuns > 0 && left > 0 && left < 1) {
+    const double charge = gdpCharges > 0 ? discoveryEpsilonCharge(gdpCharges) : 0.0;
+    gdpPart = std::min(gdpPart, gdpEpsilon(t.mu, left) + charge);
+  }
   t.epsilon = gdpPart + otherEpsilon;
   t.delta = gdpDelta + otherDelta;
   return t;

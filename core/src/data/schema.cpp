@@ -79,7 +79,7 @@ void mergeField(std::optional<T>& into, const T& value, const std::string& name)
 
 ColumnChoice parseColumn(const Node& n, const std::string& name) {
   nodeObject(n, name, {"name", "kind", "missing", "fill", "categories", "levels", "buckets",
-                       "range", "nullable", "reason"});
+                       "range", "nullable", "reason", "decision"});
   ColumnChoice c;
   const Node* v = n.field("name");
   if (!v) bad(name + ".name", name + ".name must be a column name, but is unset");
@@ -95,7 +95,7 @@ ColumnChoice parseColumn(const Node& n, const std::string& name) {
     c.range = std::array<double, 2>{nodeNumber(r[0], name + ".range[0]"), nodeNumber(r[1], name + ".range[1]")};
   }
   if ((v = n.field("nullable"))) c.nullable = nodeBoolean(*v, name + ".nullable");
-  // "buckets" and "reason" are written by describeSchema; buckets is the table-wide
+  // "buckets", "reason" and "decision" are written by describeSchema; buckets is the table-wide
   // hashBuckets, reason is informative.
   return c;
 }
@@ -118,7 +118,7 @@ CategorySource parseCategorySource(const std::string& v, const std::string& para
 
 void mergeSchemaNode(TableOptions& o, const Node& schema) {
   const std::string s = "schema";
-  nodeObject(schema, s, {"format", "version", "csv", "label", "classes", "classSource",
+  nodeObject(schema, s, {"format", "version", "csv", "label", "classes", "classSource", "classDecision",
                          "positive", "positiveRule", "missing", "fill", "categories", "maxLevels",
                          "hashBuckets", "columns"});
   const Node* v;
@@ -132,7 +132,10 @@ void mergeSchemaNode(TableOptions& o, const Node& schema) {
     const Node& c = nodeObject(*v, s + ".csv", {"delimiter", "decimal", "encoding", "missingTokens"});
     const Node* f;
     if ((f = c.field("delimiter"))) mergeField(o.delimiter, *oneChar(*f, s + ".csv.delimiter", ",;\t|"), "delimiter");
-    if ((f = c.field("decimal"))) mergeField(o.decimal, *oneChar(*f, s + ".csv.decimal", ".,"), "decimal");
+    // "either": the default rule (each cell read with '.' or ','), i.e. nothing declared.
+    if ((f = c.field("decimal")) && !(f->kind == Node::Kind::kText && f->text == "either")) {
+      mergeField(o.decimal, *oneChar(*f, s + ".csv.decimal", ".,"), "decimal");
+    }
     if ((f = c.field("encoding"))) {
       const std::string& e = nodeText(*f, s + ".csv.encoding");
       if (e != "utf-8" && e != "latin1") bad(s + ".csv.encoding", s + ".csv.encoding must be \"utf-8\" or \"latin1\", but is " + quoted(e));
@@ -344,7 +347,13 @@ bool identifierName(const std::string& name) {
   return false;
 }
 
-Schema resolveSchema(const CsvScan& scan, const TableOptions& o, SchemaPurpose purpose) {
+namespace {
+
+// The one resolver: the public decisions from the header and the options, and the others from
+// `evidence` (exact or noisy counts); with `evidence` null it only finds the questions (what is
+// read off the cells) and stops before the decisions.
+Schema resolve(const CsvScan& scan, const TableOptions& o, SchemaPurpose purpose,
+               const SchemaEvidence* evidence, SchemaQuestions* questions) {
   validateTableOptions(o);
   Schema s;
   s.csv = scan.options;
@@ -417,17 +426,24 @@ Schema resolveSchema(const CsvScan& scan, const TableOptions& o, SchemaPurpose p
     }
   }
 
+  if (questions) {
+    questions->kind.assign(scan.columns.size(), false);
+    questions->nullable.assign(scan.columns.size(), false);
+    questions->label = s.label;
+    questions->labelClasses = s.label >= 0 && !o.classes && !o.positive && !o.discoverClasses;
+  }
+  const double n = evidence ? evidence->rows : 0.0;
+  const std::string decided = evidence == nullptr ? "" : evidence->exact ? "local" : "private";
   for (std::size_t j = 0; j < scan.columns.size(); ++j) {
-    const ColumnSummary& sum = scan.columns[j];
     ColumnSchema c;
-    c.name = sum.name;
+    c.name = scan.columns[j].name;
     c.file = j;
-    const auto found = choice.find(sum.name);
+    const auto found = choice.find(c.name);
     const ColumnChoice* ch = found == choice.end() ? nullptr : found->second;
-    const std::uint64_t present = sum.numbers + sum.text + sum.nonFinite;
     if (static_cast<std::int64_t>(j) == s.label) {
       c.kind = ColumnKind::kLabel;
       c.reason = s.labelReason;
+      c.decision = "public";
       c.missing = MissingStrategy::kError;
       if (ch && ch->kind && *ch->kind != ColumnKind::kLabel) {
         bad("columns." + c.name + ".kind", "columns." + c.name + ".kind must be unset for the label column, but is " + quoted(toString(*ch->kind)));
@@ -435,38 +451,73 @@ Schema resolveSchema(const CsvScan& scan, const TableOptions& o, SchemaPurpose p
       s.columns.push_back(std::move(c));
       continue;
     }
-    // The kind: the caller's choice, else header rules, else the cells' classes.
+    // The kind: the caller's choice, else header rules (public), else the cells (evidence).
+    bool fromCells = false;
     if (ch && ch->kind) {
       c.kind = *ch->kind;
       c.reason = "declared";
+      c.decision = "declared";
     } else if (std::find(o.ignore.begin(), o.ignore.end(), c.name) != o.ignore.end()) {
       c.kind = ColumnKind::kIgnore;
       c.reason = "ignore";
+      c.decision = "declared";
     } else if (o.features && features.count(c.name) == 0) {
       c.kind = ColumnKind::kIgnore;
       c.reason = "not in features";
+      c.decision = "declared";
     } else if (!o.features && identifierName(c.name)) {
       c.kind = ColumnKind::kIgnore;
       c.reason = "header name reads like an identifier";
-    } else if (present == 0 && !(o.features && features.count(c.name))) {
-      c.kind = ColumnKind::kIgnore;
-      c.reason = "no values";
-    } else if (sum.text == 0 ||
-               (sum.numbers > 0 && double(sum.text) <= kTextInNumericShare * double(present))) {
-      c.kind = ColumnKind::kNumeric;
-      c.reason = sum.text == 0 ? "numbers" : "numbers (" + std::to_string(sum.text) + " text cells read as missing)";
+      c.decision = "public";
     } else {
-      c.kind = ColumnKind::kCategorical;
-      c.reason = "text cells";
+      fromCells = true;
+      if (questions) questions->kind[j] = true;
+    }
+    const bool nullableFromCells = !(ch && ch->nullable) && (fromCells || c.kind == ColumnKind::kNumeric ||
+                                                             c.kind == ColumnKind::kCategorical);
+    if (questions && nullableFromCells) questions->nullable[j] = true;
+    if (evidence == nullptr) {
+      s.columns.push_back(std::move(c));
+      continue;
+    }
+    const CellEvidence& e = evidence->columns.at(j);
+    const double present = n - e.missing;
+    if (fromCells) {
+      c.decision = decided;
+      // Left out only when the count says so beyond its noise (keeping an empty column costs
+      // nothing but a constant feature; losing a real one costs its information).
+      if (present < kEmptyShare * n - kNullableSds * evidence->sigma && !(o.features && features.count(c.name))) {
+        c.kind = ColumnKind::kIgnore;
+        c.reason = "almost no values";
+      } else if (!(e.text > kTextShare * present && e.text > kNullableSds * evidence->sigma)) {
+        // Numeric unless text is both most of the present cells and clearly there: a nearly
+        // empty column, or noise alone, is numbers (filled), never a category of noise.
+        c.kind = ColumnKind::kNumeric;
+        c.reason = "numbers";
+      } else {
+        c.kind = ColumnKind::kCategorical;
+        c.reason = "text";
+      }
     }
     if (c.kind == ColumnKind::kIgnore) {
       s.columns.push_back(std::move(c));
       continue;
     }
     const bool numeric = c.kind == ColumnKind::kNumeric;
-    c.textAsMissing = numeric && sum.text > 0 && !(ch && ch->kind) &&
-                      double(sum.text) <= kTextInNumericShare * double(present);
-    c.nullable = ch && ch->nullable ? *ch->nullable : (sum.missing > 0 || c.textAsMissing);
+    // A numeric column whose kind was read off the cells reads its text and non-finite cells
+    // as missing (a public rule: the data never refuses or reshapes the run); a declared one
+    // refuses them (the caller's contract).
+    c.textAsMissing = numeric && fromCells;
+    if (ch && ch->nullable) {
+      c.nullable = *ch->nullable;
+    } else {
+      // Missing cells — text too, in a numeric column that reads it as missing — above the
+      // noise: kNullableSds sds of that count (one noisy count, or the sum of two).
+      const double missing = e.missing + (c.textAsMissing ? e.text : 0.0);
+      const double sd = evidence->sigma * (c.textAsMissing ? std::sqrt(2.0) : 1.0);
+      c.nullable = missing > kNullableSds * sd;
+      if (c.decision == "declared" || c.decision == "public") c.decision += ", nullable " + decided;
+    }
     if (numeric) {
       c.missing = ch && ch->missing ? *ch->missing : o.missing.value_or(MissingStrategy::kIndicator);
       if (c.missing == MissingStrategy::kLevel) {
@@ -493,6 +544,7 @@ Schema resolveSchema(const CsvScan& scan, const TableOptions& o, SchemaPurpose p
     }
     s.columns.push_back(std::move(c));
   }
+  if (evidence == nullptr) return s;
 
   // Model order: `features` when given, else file order.
   if (o.features) {
@@ -528,9 +580,11 @@ Schema resolveSchema(const CsvScan& scan, const TableOptions& o, SchemaPurpose p
         std::string(o.features ? "features" : "ignore") + " must leave at least one feature column, but none is left (header: " + listHeader() + ")");
   }
 
-  // The classes: declared, one class against the rest, 0/1 for a numeric label, else discovered.
+  // The classes: declared, one class against the rest, binary-coded (1 against the rest) when
+  // the label's cells say so, else discovered under the budget.
   if (s.label >= 0) {
-    const ColumnSummary& sum = scan.columns[static_cast<std::size_t>(s.label)];
+    const CellEvidence& e = evidence->columns.at(static_cast<std::size_t>(s.label));
+    s.classDecision = "declared";
     if (o.classes) {
       s.classSource = ClassSource::kDeclared;
       s.classes = *o.classes;
@@ -540,16 +594,66 @@ Schema resolveSchema(const CsvScan& scan, const TableOptions& o, SchemaPurpose p
       s.classSource = ClassSource::kPositive;
       s.positive = *o.positive;
       s.positiveRule = "named";
-    } else if (o.discoverClasses.value_or(sum.text > 0 || sum.nonFinite > 0)) {
-      s.classSource = ClassSource::kDiscover;
+    } else if (o.discoverClasses) {
+      s.classSource = *o.discoverClasses ? ClassSource::kDiscover : ClassSource::kBinary01;
     } else {
-      s.classSource = ClassSource::kBinary01;
+      s.classDecision = decided;
+      s.classSource = e.notBinary < kLabelShare * n ? ClassSource::kBinary01 : ClassSource::kDiscover;
+    }
+    if (s.classSource == ClassSource::kBinary01) {
       s.classes = {"0", "1"};
       s.positive = "1";
       s.positiveRule = "binary01";
     }
   }
   return s;
+}
+
+}  // namespace
+
+const std::vector<std::string>& binaryPositiveSpellings() {
+  static const std::vector<std::string> spellings = {"1", "+1", "1.0", "1.00", "1,0"};
+  return spellings;
+}
+
+std::size_t SchemaQuestions::coordinates() const {
+  std::size_t k = labelClasses ? 1 : 0;
+  for (std::size_t j = 0; j < kind.size(); ++j) k += kind[j] || nullable[j] ? 2 : 0;
+  return k;
+}
+
+SchemaQuestions schemaQuestions(const CsvScan& scan, const TableOptions& o, SchemaPurpose purpose) {
+  SchemaQuestions q;
+  resolve(scan, o, purpose, nullptr, &q);
+  return q;
+}
+
+SchemaEvidence exactEvidence(const CsvScan& scan) {
+  SchemaEvidence e;
+  e.exact = true;
+  e.sigma = 0;
+  std::uint64_t rows = 0;
+  for (const ColumnSummary& c : scan.columns) {
+    const CellCounts& t = c.training;
+    rows = std::max(rows, t.numbers + t.missing + t.nonFinite + t.text);
+    e.columns.push_back({double(t.text + t.nonFinite), double(t.missing),
+                         double(t.numbers + t.nonFinite + t.text - t.binary)});
+  }
+  e.rows = double(rows);
+  return e;
+}
+
+Schema resolveSchema(const CsvScan& scan, const TableOptions& o, SchemaPurpose purpose,
+                     const SchemaEvidence& evidence) {
+  if (evidence.columns.size() != scan.columns.size()) {
+    throw Error(ErrorCode::kInternal, "", "resolveSchema: evidence for " + std::to_string(evidence.columns.size()) +
+                                              " columns, the scan has " + std::to_string(scan.columns.size()));
+  }
+  return resolve(scan, o, purpose, &evidence, nullptr);
+}
+
+Schema resolveSchema(const CsvScan& scan, const TableOptions& o, SchemaPurpose purpose) {
+  return resolveSchema(scan, o, purpose, exactEvidence(scan));
 }
 
 namespace {
@@ -562,13 +666,14 @@ Node describeSchema(const Schema& s) {
   top.emplace_back("version", Node::ofNumber(1));
   std::vector<std::pair<std::string, Node>> csv;
   csv.emplace_back("delimiter", text(std::string(1, s.csv.delimiter ? s.csv.delimiter : ',')));
-  csv.emplace_back("decimal", text(std::string(1, s.csv.decimal ? s.csv.decimal : '.')));
+  csv.emplace_back("decimal", text(s.csv.decimal == kEitherDecimal ? "either" : std::string(1, s.csv.decimal ? s.csv.decimal : '.')));
   csv.emplace_back("encoding", text(s.csv.encoding == CsvEncoding::kUtf8 ? "utf-8" : "latin1"));
   csv.emplace_back("missingTokens", Node::ofTexts(s.csv.missingTokens));
   top.emplace_back("csv", Node::ofObject(std::move(csv)));
   if (s.label >= 0) {
     top.emplace_back("label", text(s.columns[static_cast<std::size_t>(s.label)].name));
     top.emplace_back("classSource", text(toString(s.classSource)));
+    if (!s.classDecision.empty()) top.emplace_back("classDecision", text(s.classDecision));
     if (!s.classes.empty()) top.emplace_back("classes", Node::ofTexts(s.classes));
     if (!s.positive.empty()) top.emplace_back("positive", text(s.positive));
     if (!s.positiveRule.empty()) top.emplace_back("positiveRule", text(s.positiveRule));
@@ -596,6 +701,7 @@ Node describeSchema(const Schema& s) {
       if (c.categories == CategorySource::kHash) f.emplace_back("buckets", Node::ofNumber(double(c.buckets)));
     }
     f.emplace_back("reason", text(c.reason));
+    if (!c.decision.empty()) f.emplace_back("decision", text(c.decision));
     columns.push_back(Node::ofObject(std::move(f)));
   }
   top.emplace_back("columns", Node::ofList(std::move(columns)));

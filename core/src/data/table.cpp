@@ -31,6 +31,7 @@ TableReader::TableReader(CsvOptions csv, std::optional<std::vector<std::uint64_t
                         " follows " + std::to_string((*rows_)[i - 1]) + " at position " + std::to_string(i));
       }
     }
+    scanner_->countRows(rows_->data(), rows_->size());  // the schema's counts: training rows only
   }
 }
 TableReader::~TableReader() = default;

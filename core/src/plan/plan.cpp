@@ -89,6 +89,14 @@ void validateRequest(const PlanRequest& r) {
                         r.rangeShare);
     }
   }
+  if (r.schemaCoordinates > 0) {
+    requireOpenUnit("schemaShare", r.schemaShare);
+    if (!(r.rangeShare + r.discoveryShare + r.schemaShare < 1.0)) {
+      throwBadParameter("schemaShare", "< 1 - rangeShare - discoveryShare", r.schemaShare);
+    }
+  } else if (r.schemaShare != 0.0) {
+    requireOpenUnit("schemaShare", r.schemaShare);  // a share with nothing to decide
+  }
   if (r.discoveryColumns > 0) {
     requireOpenUnit("discoveryShare", r.discoveryShare);
     if (r.selector == Selector::kPrivTune) {
@@ -135,44 +143,56 @@ namespace {
 // problems: μ_train² = K·μ_class² (K = 1: μ_class = μ_train exactly).
 void splitRanges(const PlanRequest& r, Plan& plan) {
   const double discovery = r.discoveryColumns > 0 ? r.discoveryShare : 0.0;
+  const double schema = r.schemaCoordinates > 0 ? r.schemaShare : 0.0;
   plan.muRanges = std::sqrt(r.rangeShare) * plan.mu;
   plan.muDiscovery = std::sqrt(discovery) * plan.mu;
-  plan.muTrain = std::sqrt(1.0 - r.rangeShare - discovery) * plan.mu;
+  plan.muSchema = std::sqrt(schema) * plan.mu;
+  if (schema > 0) plan.schemaSigma = std::sqrt(double(r.schemaCoordinates)) / plan.muSchema;
+  plan.muTrain = std::sqrt(1.0 - r.rangeShare - discovery - schema) * plan.mu;
   plan.muClass = plan.muTrain / std::sqrt(static_cast<double>(r.classes));
   if (r.discoveryColumns > 0) {
     plan.discovery = accounting::calibrateDiscovery(
         plan.muDiscovery, r.discoveryColumns,
-        accounting::discoveryDeltaThreshold(r.epsilon, r.delta));
+        accounting::discoveryDeltaThreshold(r.delta));
   }
 }
 
-// δ of the GDP part: δ minus what discovery's thresholds take, (1 + e^ε)·δ_τ (rounded so that
-// the two add up to at most δ).
+bool reservesDiscovery(const PlanRequest& r) { return r.discoveryColumns > 0 || r.discoveryPossible; }
+
+// δ of the GDP part: δ minus discovery's δ_τ (rounded so that the two add up to at most δ;
+// accounting/discovery.hpp has the argument).
 double deltaForGdp(const PlanRequest& r) {
-  if (r.discoveryColumns == 0) return r.delta;
-  const double charge = accounting::discoveryDeltaCharge(
-      r.epsilon, accounting::discoveryDeltaThreshold(r.epsilon, r.delta));
+  if (!reservesDiscovery(r)) return r.delta;
+  const double charge = accounting::discoveryDeltaThreshold(r.delta);
   double delta = r.delta - charge;
   while (delta + charge > r.delta) delta = std::nextafter(delta, 0.0);
   return delta;
 }
 
-// ε recomputed from μ = gdpMu(ε, δ). gdpMu checked δ(ε; μ) ≤ δ, so the requested ε is itself
-// valid; where ln δ(·; μ) is flat to within its rounding (tiny ε) the bisection of gdpEpsilon
-// can land a little above it (fuzzing: 0.6% at ε = 5e-14), hence the min.
+// ε of the GDP part: ε less discovery's ln(1/(1 − δ_τ)).
+double epsilonForGdp(const PlanRequest& r) {
+  if (!reservesDiscovery(r)) return r.epsilon;
+  return r.epsilon - accounting::discoveryEpsilonCharge(accounting::discoveryDeltaThreshold(r.delta));
+}
+
+// ε recomputed from μ = gdpMu(ε_GDP, δ_GDP), plus discovery's ε charge. gdpMu checked
+// δ(ε; μ) ≤ δ, so the requested ε is itself valid; where ln δ(·; μ) is flat to within its
+// rounding (tiny ε) the bisection of gdpEpsilon can land a little above it (fuzzing: 0.6% at
+// ε = 5e-14), hence the min.
 double tightEpsilonSpent(const PlanRequest& r, double mu) {
-  return std::min(r.epsilon, gdpEpsilon(mu, deltaForGdp(r)));
+  const double charge = r.epsilon - epsilonForGdp(r);
+  return std::min(r.epsilon, gdpEpsilon(mu, deltaForGdp(r)) + charge);
 }
 
 // μ of the whole run and ε recomputed from it, by selector and calibration (SPEC §2.1, §2.6).
 void setBudget(const PlanRequest& r, std::size_t gridSize, Plan& plan) {
   plan.deltaGdp = deltaForGdp(r);
   if (!searchesGrid(r.selector)) {
-    plan.mu = r.calibration == Calibration::kTight ? gdpMu(r.epsilon, plan.deltaGdp)
-                                                        : paperMuMstar(r.epsilon, plan.deltaGdp);
+    plan.mu = r.calibration == Calibration::kTight ? gdpMu(epsilonForGdp(r), plan.deltaGdp)
+                                                        : paperMuMstar(epsilonForGdp(r), plan.deltaGdp);
     plan.epsilonSpent = r.calibration == Calibration::kTight
                             ? tightEpsilonSpent(r, plan.mu)
-                            : paperEpsilonCorollary(plan.mu, plan.deltaGdp);
+                            : paperEpsilonCorollary(plan.mu, plan.deltaGdp) + (r.epsilon - epsilonForGdp(r));
     splitRanges(r, plan);
     if (r.selector == Selector::kAuto && autoSelects(r, plan.muClass)) {
       // Auto's selection: an Iter over its three public margins with the runs' share of μ².
@@ -193,11 +213,11 @@ void setBudget(const PlanRequest& r, std::size_t gridSize, Plan& plan) {
   plan.selects = true;
   if (r.selector == Selector::kIter) {
     if (r.calibration == Calibration::kTight) {
-      plan.mu = gdpMu(r.epsilon, plan.deltaGdp);
+      plan.mu = gdpMu(epsilonForGdp(r), plan.deltaGdp);
       plan.epsilonSpent = tightEpsilonSpent(r, plan.mu);
     } else {
-      plan.mu = paperMuMstar(r.epsilon, plan.deltaGdp);
-      plan.epsilonSpent = paperEpsilonCorollary(plan.mu, plan.deltaGdp);
+      plan.mu = paperMuMstar(epsilonForGdp(r), plan.deltaGdp);
+      plan.epsilonSpent = paperEpsilonCorollary(plan.mu, plan.deltaGdp) + (r.epsilon - epsilonForGdp(r));
     }
     splitRanges(r, plan);
     const IterSplit split = iterSplit(plan.muClass, gridSize, 1.0);
@@ -205,27 +225,37 @@ void setBudget(const PlanRequest& r, std::size_t gridSize, Plan& plan) {
     plan.scoreSd = split.scoreSd;
     return;
   }
+  // PrivTune is Rényi-accounted, not GDP: a private schema (a CSV run) takes (s·ε, s·δ) of the
+  // budget as its own exact GDP guarantee, PrivTune the rest; they add by basic composition.
+  const double schema = r.schemaCoordinates > 0 ? r.schemaShare : 0.0;
+  const double epsilon = (1.0 - schema) * r.epsilon;
+  const double delta = (1.0 - schema) * r.delta;
   plan.tnbEta = kPrivTuneEta;
   plan.tnbR = tnbRForMean(kPrivTuneEta, r.expectedRuns);
   if (r.calibration == Calibration::kTight) {
-    plan.mu = ps22Mu(r.epsilon, kPrivTuneEta, plan.tnbR, r.delta);
-    plan.epsilonSpent = ps22Epsilon(plan.mu, kPrivTuneEta, plan.tnbR, r.delta);
+    plan.mu = ps22Mu(epsilon, kPrivTuneEta, plan.tnbR, delta);
+    plan.epsilonSpent = ps22Epsilon(plan.mu, kPrivTuneEta, plan.tnbR, delta);
   } else {
     // The paper's M′ theorem: μ = x/(6√(2 ln(1/(rδ)))) is (x + δ, δ)-DP (its relaxed Lemma
     // bound 6μ√(2 ln(1/(rδ))) + δ). Aim x = ε − δ so that the guarantee is (ε, δ).
-    const double target = r.epsilon - r.delta;
-    if (!(target > 0)) throwBadParameter("epsilon", "> delta with calibration \"paper\"", r.epsilon);
+    const double target = epsilon - delta;
+    if (!(target > 0)) throwBadParameter("epsilon", "> delta with calibration \"paper\"", epsilon);
     // Also honour the Lemma read conservatively, ε_L + δ ≤ ε: in every practical regime the
     // theorem's μ is the smaller one (about half), so this reproduces the paper; it only bites
     // for ε within a few δ of 0, where the theorem's relaxation is not an upper bound.
-    plan.mu = std::min(privtunePaperMu(target, plan.tnbR, r.delta),
-                            target > r.delta
-                                ? privtunePaperMuInverseLemma(target, plan.tnbR, r.delta)
+    plan.mu = std::min(privtunePaperMu(target, plan.tnbR, delta),
+                            target > delta
+                                ? privtunePaperMuInverseLemma(target, plan.tnbR, delta)
                                 : 0.0);
-    if (!(plan.mu > 0)) throwBadParameter("epsilon", "> 2 delta with calibration \"paper\"", r.epsilon);
+    if (!(plan.mu > 0)) throwBadParameter("epsilon", "> 2 delta with calibration \"paper\"", epsilon);
     plan.epsilonSpent =
-        std::max(privtunePaperEpsilonRelaxed(plan.mu, plan.tnbR, r.delta),
-                 privtunePaperEpsilon(plan.mu, plan.tnbR, r.delta) + r.delta);
+        std::max(privtunePaperEpsilonRelaxed(plan.mu, plan.tnbR, delta),
+                 privtunePaperEpsilon(plan.mu, plan.tnbR, delta) + delta);
+  }
+  if (schema > 0) {
+    plan.muSchema = gdpMu(schema * r.epsilon, schema * r.delta);
+    plan.schemaSigma = std::sqrt(double(r.schemaCoordinates)) / plan.muSchema;
+    plan.epsilonSpent += schema * r.epsilon;
   }
   plan.muTrain = plan.mu;
   plan.muClass = plan.mu;  // one problem (validateRequest: classes = 1 with PrivTune)
@@ -342,7 +372,8 @@ bool operator==(const PlanRequest& a, const PlanRequest& b) noexcept {
          a.pruneRatio == b.pruneRatio && a.classes == b.classes && a.autoMuKnee == b.autoMuKnee &&
          a.autoMinIterations == b.autoMinIterations && a.autoIterationsPerMu == b.autoIterationsPerMu &&
          a.autoSelectNoise == b.autoSelectNoise && a.autoSelectRunShare == b.autoSelectRunShare &&
-         a.autoSelectFactor == b.autoSelectFactor;
+         a.autoSelectFactor == b.autoSelectFactor && a.discoveryPossible == b.discoveryPossible &&
+         a.schemaCoordinates == b.schemaCoordinates && a.schemaShare == b.schemaShare;
 }
 
 double autoMargin(const PlanRequest& r, double muRun) {
@@ -392,6 +423,20 @@ Plan makeBudget(const PlanRequest& request) {
       searchesGrid(request.selector) ? marginGrid(request.n, request.normBound).size() : 1;
   setBudget(request, gridSize, plan);
   return plan;
+}
+
+double defaultSchemaShare(const PlanRequest& request) {
+  if (request.schemaCoordinates == 0) return 0.0;
+  PlanRequest r = request;
+  r.schemaCoordinates = 0;
+  r.schemaShare = 0.0;
+  r.discoveryColumns = 0;
+  const double mu = r.selector == Selector::kPrivTune ? gdpMu(r.epsilon, r.delta) : makeBudget(r).mu;
+  // A numeric column's statistic, text − ½·present, sits ½n from the kind boundary with sd
+  // σ·√1.25: ½n ≥ z·σ·√1.25 needs μ_schema ≥ 2·z·√1.25·√coordinates/n.
+  const double need = 2.0 * kSchemaKindZ * std::sqrt(1.25) * std::sqrt(double(request.schemaCoordinates)) /
+                      (double(request.n) * mu);
+  return std::clamp(need * need, kSchemaShareMin, kSchemaShareMax);
 }
 
 Plan makePlan(const PlanRequest& request) {

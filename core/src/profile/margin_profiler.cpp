@@ -84,6 +84,7 @@ struct MarginProfiler::State {
   std::size_t removed = 0;
   std::size_t refitsThisStep = 0;    // batches removed since the last grid target
   std::uint64_t fitIterations = 0;   // iterations of the current fit before a switch to hard
+  std::uint64_t fitStartVisits = 0;  // result.rowVisits when the current fit started
   bool hard = false;
   bool done = false;
   double lastMargin = 0.0;
@@ -119,10 +120,14 @@ struct MarginProfiler::State {
     point.converged = report.converged;
     point.iterations = fitIterations + report.iterations;
     point.relativeGap = report.relativeGap;
+    point.rowVisits = result.rowVisits - fitStartVisits;
+    fitStartVisits = result.rowVisits;
     result.fits += 1;
     result.iterations += report.iterations;
     result.allConverged = result.allConverged && report.converged;
     result.w = report.w;
+    result.lastViolators = 0;
+    for (const auto& entry : margins) result.lastViolators += entry.first <= 0.0 ? 1 : 0;
     lastMargin = point.margin;
     if (point.margin > 0.0 && !result.separable) {
       result.separable = true;
@@ -146,7 +151,14 @@ struct MarginProfiler::State {
     const std::size_t remaining = targets[nextGrid] - removed;
     const std::size_t batchesLeft =
         options.maxRefitsPerStep > refitsThisStep ? options.maxRefitsPerStep - refitsThisStep : 1;
-    const std::size_t batch = (remaining + batchesLeft - 1) / batchesLeft;
+    std::size_t batch = (remaining + batchesLeft - 1) / batchesLeft;
+    if (refitsThisStep < options.maxRefitsPerStep) {
+      // Never past the rows the current fit does not separate: removing just those leaves the
+      // rest separated by the current w, so the first separable count is not overshot.
+      std::size_t violators = 0;
+      for (const auto& entry : margins) violators += entry.first <= 0.0 ? 1 : 0;
+      if (violators > 0) batch = std::min(batch, violators);
+    }
     std::partial_sort(margins.begin(), margins.begin() + static_cast<std::ptrdiff_t>(batch),
                       margins.end());  // smallest margin first, ties by row index
     std::vector<std::size_t> rows(batch);

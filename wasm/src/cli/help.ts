@@ -43,6 +43,8 @@ export const COMMAND_FLAGS: Record<string, FlagDoc[]> = {
   profile: [
     { name: "max-removed", value: "F", help: "largest share of rows removed: a fraction (0.05) or a percentage (5%)", default: "5%" },
     { name: "no-intercept", help: "fit the SVM without an intercept", default: "with an intercept" },
+    { name: "epsilon", value: "E", help: "advice: compare the margin with the one the DP learner can use at this ε (nothing is spent)", default: "separability only" },
+    { name: "delta", value: "D", help: "advice: the δ of that run", default: "1e-5 with --epsilon" },
     JSON_FLAG, ...PROGRESS,
   ],
   schema: [...PROGRESS],

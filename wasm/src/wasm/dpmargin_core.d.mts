@@ -129,7 +129,18 @@ export interface CoreProfilePoint {
 export interface CoreProfileResult {
   private: false; note: string; n: number; zeroRows: number; separable: boolean;
   firstSeparableFraction: number; firstSeparableRemoved: number; fits: number;
-  allConverged: boolean; curve: CoreProfilePoint[];
+  allConverged: boolean; lastViolators: number; curve: CoreProfilePoint[];
+  advice: CoreProfileAdvice;
+}
+
+/** profile/advice.hpp; NaN where a fraction does not apply. `learner` etc. only with a budget. */
+export interface CoreProfileAdvice {
+  private: false; note: string; verdict: "large margin" | "small margin" | "not separable" | "separable";
+  separable: boolean; rowsInTheWay: number; rowsInTheWayFraction: number; rowsInTheWayAtMost: number;
+  maxRemoved: number; marginReached: number; marginReachedFraction: number; marginAtFirstSeparable: number;
+  learner?: { epsilon: number; delta: number; n: number; normBound: number; muRun: number; gamma0: number; normalizedMargin: number };
+  largeMarginRemoved?: number; largeMarginFraction?: number; nForLargeMargin?: number;
+  text: string;
 }
 
 export interface CoreProfileProgress {
@@ -137,7 +148,8 @@ export interface CoreProfileProgress {
 }
 
 export interface CoreProfiler extends EmbindObject {
-  /** options: {maxRemoved?, C?, maxRefitsPerStep?} and preprocessing options. */
+  /** options: {maxRemoved?, C?, maxRefitsPerStep?}, preprocessing options and, for the advice,
+   *  epsilon/delta (and other training options: the plan training would make). */
   start(data: CoreDataset, options: CoreOptions): Status<boolean>;
   advance(budget: number): Status<boolean>;
   progress(): Status<CoreProfileProgress>;

@@ -29,6 +29,25 @@ function draw(target: HTMLElement, p: MarginProfile): void {
   }, [xs, points.map((c) => c.margin), points.map((c) => c.minimumMargin)], target);
 }
 
+// The core's advice (profile/advice.hpp), shown as it comes: what the curve means for the
+// choice of learner. Local and not private, like the curve.
+function showAdvice(p: MarginProfile): void {
+  let box = document.getElementById("profile-advice");
+  if (!box) {
+    box = document.createElement("div");
+    box.id = "profile-advice";
+    box.className = "advice";
+    box.setAttribute("role", "note");
+    $("profile-summary").after(box);
+  }
+  const head = document.createElement("strong");
+  head.textContent = `What this means (local, not private): ${p.advice.verdict}. `;
+  const text = document.createElement("span");
+  text.textContent = p.advice.text;
+  box.replaceChildren(head, text);
+  box.dataset.verdict = p.advice.verdict;
+}
+
 export function setupProfile(client: WorkerClient, current: () => Omit<ProfileRequest, "maxRemoved"> | null,
   blocker: () => string): { refresh(): void } {
   const run = $<HTMLButtonElement>("profile-run");
@@ -73,11 +92,13 @@ export function setupProfile(client: WorkerClient, current: () => Omit<ProfileRe
       $("profile-summary").textContent =
         `The data is ${first}. Normalized margin after removing ${(100 * last.fraction).toFixed(2)}%: ${last.margin.toPrecision(3)}. `
         + `${p.fits} SVM fits in ${((performance.now() - started) / 1000).toFixed(1)} s.`;
+      showAdvice(p);
       result.hidden = false;
       result.dataset.separable = String(p.separable);
       result.dataset.firstSeparableRemoved = String(p.firstSeparableRemoved);
       result.dataset.lastMargin = String(last.margin);
       result.dataset.fits = String(p.fits);
+      result.dataset.verdict = p.advice.verdict;
       draw($("profile-chart"), p);
       status.textContent = "Done. This diagnostic is not private and is not part of any download.";
       document.body.dataset.profile = "done";

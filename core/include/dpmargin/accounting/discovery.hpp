@@ -6,17 +6,24 @@
 // value and into another in each of the m columns, so on the values both neighbours hold the
 // count vector has L2 sensitivity √(2m): with σ = √(2m)/μ the noisy counts are μ-GDP. A value
 // only one neighbour holds has count 1 there (it is the replaced row's); there are at most m of
-// them, and with τ = 1 + σ·Φ̄⁻¹(δ_τ/m) the chance that any is kept is at most δ_τ. Composed with
-// the μ_rest-GDP remainder of the run (ranges, training): the whole run is (ε, δ_GDP(ε; μ) +
-// (1 + e^ε)·δ_τ)-DP with μ² = μ_discovery² + μ_rest² (the usual "fails with probability δ_τ on
-// each side" argument; the plan reserves (1 + e^ε)·δ_τ = kDiscoveryDeltaShare·δ).
+// them, and with τ = 1 + σ·Φ̄⁻¹(δ_τ/m) the chance that any is kept is at most δ_τ.
+//
+// The composition (docs/PRIVACY.md, "Category discovery"): let M̃ be the run that never keeps a
+// value only one neighbour holds — μ-GDP with μ² = μ_discovery² + μ_rest², and equal to the run
+// M on the event A̅ that none is kept, whose probability is at least 1 − δ_τ whatever else
+// happens (those values' noise is drawn apart from everything else). Then for every event S,
+//   P[M(D) ∈ S] ≤ P[M̃(D) ∈ S] + δ_τ ≤ e^ε·P[M̃(D′) ∈ S] + δ_GDP(ε; μ) + δ_τ
+//              ≤ e^ε/(1 − δ_τ)·P[M(D′) ∈ S] + δ_GDP(ε; μ) + δ_τ,
+// since P[M(D′) ∈ S] ≥ P[M̃(D′) ∈ S]·(1 − δ_τ). The run is (ε + ln(1/(1 − δ_τ)), δ_GDP(ε; μ) +
+// δ_τ)-DP: the plan reserves δ_τ = kDiscoveryDeltaShare·δ and reads μ at (ε − ln(1/(1 − δ_τ)),
+// δ − δ_τ). Several runs compose the same way with Σ δ_τ (accounting/ledger.hpp).
 #pragma once
 
 #include <cstddef>
 
 namespace dpmargin::accounting {
 
-// Share of δ reserved for the thresholds: (1 + e^ε)·δ_τ = 0.1·δ.
+// Share of δ reserved for the thresholds: δ_τ = 0.1·δ.
 inline constexpr double kDiscoveryDeltaShare = 0.1;
 
 // Φ̄⁻¹(p): the z with P(N(0,1) > z) = p, for p ∈ (0, 0.5]; rounded up (never a lower threshold
@@ -35,9 +42,9 @@ struct DiscoveryCalibration {
 
 // μ > 0, m ≥ 1, δ_τ ∈ (0, 0.5]: BAD_PARAMETER otherwise.
 DiscoveryCalibration calibrateDiscovery(double mu, std::size_t columns, double deltaThreshold);
-// δ_τ for a run of (ε, δ): kDiscoveryDeltaShare·δ/(1 + e^ε).
-double discoveryDeltaThreshold(double epsilon, double delta);
-// What the thresholds add to δ at ε: (1 + e^ε)·δ_τ.
-double discoveryDeltaCharge(double epsilon, double deltaThreshold);
+// δ_τ for a run of (ε, δ): kDiscoveryDeltaShare·δ (what the thresholds add to δ).
+double discoveryDeltaThreshold(double delta);
+// What the thresholds add to ε: ln(1/(1 − δ_τ)) (≈ δ_τ), for one run or for Σ δ_τ of several.
+double discoveryEpsilonCharge(double deltaThreshold);
 
 }  // namespace dpmargin::accounting

@@ -22,8 +22,9 @@ struct LedgerEntry {
 
 struct LedgerTotal {
   // The cumulative guarantee (ε, δ): δ = Σ δᵢ; ε = the GDP runs' composition √Σμᵢ² read at the
-  // δ they leave after their discovery charges (never more than their Σ εᵢ), plus Σ εᵢ of the
-  // others (basic composition of the two parts).
+  // δ they leave after their discovery thresholds (Σ deltaGdpᵢ), plus ln(1/(1 − Σ δ_τ)) for those
+  // thresholds (accounting/discovery.hpp), never more than their Σ εᵢ; plus Σ εᵢ of the others
+  // (basic composition of the two parts).
   double epsilon = 0;
   double delta = 0;
   double mu = 0;             // √Σ μᵢ² over the GDP runs (0 when none)

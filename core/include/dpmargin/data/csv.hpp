@@ -35,13 +35,20 @@ namespace dpmargin::data {
 enum class CsvEncoding : std::uint8_t { kUtf8, kLatin1 };
 enum class CsvNewline : std::uint8_t { kLf, kCrLf, kCr };
 
+// The decimal mark of a dialect that reads "1.5" and "1,5" alike: each cell is read with '.'
+// and, failing that, with ',' (a per-cell public rule; files not delimited by ',' only).
+inline constexpr char kEitherDecimal = '*';
+
 // The default missing-value tokens, matched exactly (case-sensitive) against the trimmed
 // cell: "", "NA", "N/A", "n/a", "#N/A", "NaN", "nan", "-nan", "-NaN", "NULL", "null", "?".
 std::vector<std::string> defaultMissingTokens();
 
 struct CsvOptions {
   char delimiter = 0;  // ',' ';' '\t' '|', or 0: detected among delimiterCandidates
-  char decimal = 0;    // '.' or ',', or 0: detected (',' only in files not delimited by ',')
+  // '.' or ',' (declared: only that mark), or 0: the default rule — '.' in a file delimited by
+  // ',', else either mark per cell (kEitherDecimal): a function of the header line, never of
+  // the rows (docs/PRIVACY.md, "The schema").
+  char decimal = 0;
   CsvEncoding encoding = CsvEncoding::kUtf8;  // a UTF-8 byte order mark overrides it
   std::string delimiterCandidates = ",;\t|";
   std::vector<std::string> missingTokens = defaultMissingTokens();
@@ -67,7 +74,7 @@ CsvOptions legacyCsvOptions();
 
 struct CsvDialect {
   char delimiter = ',';
-  char decimal = '.';
+  char decimal = '.';  // '.', ',' or kEitherDecimal
   CsvNewline newline = CsvNewline::kLf;  // the first line break outside quotes (informative:
                                          // every one of LF, CRLF, CR ends a row)
   CsvEncoding encoding = CsvEncoding::kUtf8;
@@ -87,6 +94,13 @@ struct DistinctValue {
   std::uint64_t count = 0;
 };
 
+// Cells of one column by class, over some rows.
+struct CellCounts {
+  std::uint64_t numbers = 0, missing = 0, nonFinite = 0, text = 0;
+  // Numbers equal to 0, 1 or −1 (a binary-coded label's cells).
+  std::uint64_t binary = 0;
+};
+
 struct ColumnSummary {
   std::string name;  // trimmed header name
   std::uint64_t numbers = 0;    // finite decimals that fit float32
@@ -99,6 +113,10 @@ struct ColumnSummary {
   std::vector<DistinctValue> distinct;
   bool distinctCapped = false;
   std::uint64_t distinctRows = 0;
+  // The same classes over the rows a run trains on (CsvScanner::countRows; all rows unless
+  // set): the exact inputs of the private schema decisions (data/schema_release.hpp), never
+  // released themselves.
+  CellCounts training;
 };
 
 struct CsvScan {
@@ -145,6 +163,9 @@ class CsvScanner {
   // past the reservation (or that) they are dropped — the scan itself is unaffected.
   // valuesKept(): whether every kept row's values are there.
   static constexpr std::size_t kUnreservedValues = std::size_t{1} << 20;
+  // ColumnSummary::training counts only these data rows (0-based, strictly increasing; the
+  // caller keeps the array alive). Call before the first feed.
+  void countRows(const std::uint64_t* rows, std::size_t count);
   void keepValues(const std::uint64_t* rows = nullptr, std::size_t count = 0);
   void reserveValues(std::uint64_t rows);
   bool valuesKept() const;
@@ -180,7 +201,8 @@ struct ColumnPlan {
   // Closed lists: a value outside is refused (BAD_LABEL naming line, column and the list)
   // instead of coded kOtherCode — declared classes of a label.
   bool refuseOther = false;
-  // Numeric: text cells are read as missing cells (a few stray words in a numeric column).
+  // Numeric: text and non-finite cells are read as missing cells (a column whose kind was read
+  // off the cells: a public rule, so no cell refuses or reshapes a run).
   bool textAsMissing = false;
 };
 

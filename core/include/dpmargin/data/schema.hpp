@@ -21,6 +21,7 @@
 
 #include "dpmargin/data/csv.hpp"
 #include "dpmargin/node.hpp"
+#include "dpmargin/random/generator.hpp"
 
 namespace dpmargin::data {
 
@@ -55,9 +56,22 @@ inline constexpr std::uint64_t kDefaultHashBuckets = 16;
 inline constexpr std::uint64_t kMaxHashBuckets = 1024;
 inline constexpr std::size_t kMaxDeclaredCategories = 10000;
 inline constexpr std::size_t kMaxClasses = 50;
-// A numeric column may hold a few text cells (a typo, "unknown", "-"): at most this share of
-// its non-missing cells; they are then read as missing (and counted in the local summary).
-inline constexpr double kTextInNumericShare = 0.05;
+// The rules of the decisions read off the cells (docs/PRIVACY.md, "The schema"), each a
+// comparison of counts over the training rows — noisy in a private run, exact in a local view:
+// - a column with fewer present (non-missing) cells than kEmptyShare·n, by more than
+//   kNullableSds noise sds of that count (0 when exact), is left out;
+// - a column is categorical when its text cells are more than kTextShare of its present cells
+//   and more than kNullableSds noise sds, else numeric (its text and non-finite cells then read
+//   as missing);
+// - a column is nullable (a missing indicator or level) when its missing cells (text included,
+//   for a numeric column) exceed kNullableSds noise sds of that count (0 when exact);
+// - a label is binary-coded (1 against the rest) when its present cells that are not 0, 1 or
+//   −1 are fewer than kLabelShare·n, else its classes are discovered (a missing label is
+//   refused either way).
+inline constexpr double kEmptyShare = 0.01;
+inline constexpr double kTextShare = 0.5;
+inline constexpr double kNullableSds = 3.0;
+inline constexpr double kLabelShare = 0.5;
 
 // The data owner's choices for one column (every field optional: unset is the default rule).
 struct ColumnChoice {
@@ -113,7 +127,11 @@ struct ColumnSchema {
   std::vector<std::string> levels;  // kDeclared: the declared list; after discovery: the found
   std::uint64_t buckets = 0;        // kHash
   std::optional<std::array<double, 2>> range;  // declared public range
-  std::string reason;  // why it has this kind ("declared", "header name", "text cells", …)
+  std::string reason;  // why it has this kind ("declared", "header name", "numbers", …): no count
+  // How kind and nullable were decided: "declared" (the caller), "public" (a rule of the header
+  // and options), "private" (the run's noisy cell counts), "local" (exact counts: a preview or a
+  // local read, never released).
+  std::string decision;
 };
 
 struct Schema {
@@ -130,6 +148,7 @@ struct Schema {
   std::uint64_t maxLevels = kDefaultMaxLevels;
   std::uint64_t hashBuckets = kDefaultHashBuckets;
   std::string labelReason;
+  std::string classDecision;  // as ColumnSchema::decision, for the class source
   // Feature columns (numeric and categorical) in model order (the order of `features` when
   // given, else file order).
   std::vector<std::size_t> featureOrder;
@@ -142,6 +161,49 @@ struct Schema {
 };
 
 enum class SchemaPurpose { kTrain, kPredict, kSummary };
+
+// Which decisions of a table's schema are read off its cells — the kind and nullable of a column
+// the caller did not declare, the class source of a label with no classes, positive or
+// discoverClasses — from the header and the options alone (public): what a private run must
+// release noisy counts for.
+struct SchemaQuestions {
+  std::vector<bool> kind;      // per file column: kind (and nullable) read off the cells
+  std::vector<bool> nullable;  // per file column: nullable read off the cells
+  bool labelClasses = false;   // the label's class source read off its cells
+  std::int64_t label = -1;     // the label's file column, or -1
+  // Coordinates of the released count vector: (text, missing) of every column with a question,
+  // and the label's count of cells that are not binary-coded.
+  std::size_t coordinates() const;
+};
+// Throws as resolveSchema does for options that do not fit the header (LABEL_NOT_FOUND, …).
+SchemaQuestions schemaQuestions(const CsvScan& scan, const TableOptions& options, SchemaPurpose purpose);
+
+// The counts the decisions read, per file column (over the training rows): exact (a preview,
+// a local read) or noisy (the run's private release, data/schema_release.hpp).
+struct CellEvidence {
+  double text = 0;       // text and non-finite cells
+  double missing = 0;    // missing cells
+  double notBinary = 0;  // the label's present cells that are not 0, 1 or −1
+};
+struct SchemaEvidence {
+  bool exact = true;
+  double sigma = 0;         // the noise sd of each count (0: exact)
+  double rows = 0;          // n, the training rows (public)
+  std::vector<CellEvidence> columns;  // per file column
+};
+// The label cells a binary-coded label (ClassSource::kBinary01) reads as its positive class 1;
+// every other cell is the rest (0) — a public rule of the cell alone.
+const std::vector<std::string>& binaryPositiveSpellings();
+
+// The exact counts of the scan's training rows (ColumnSummary::training).
+SchemaEvidence exactEvidence(const CsvScan& scan);
+// The private release (docs/PRIVACY.md, "The schema"): every count a question reads — (text,
+// missing) of each column with a question, the label's notBinary — plus N(0, σ²) from the run's
+// generator (the hardened sampler), σ = √coordinates/μ_schema. Replacing one row moves each of
+// these counts by at most 1, so the vector has L2 sensitivity √coordinates and the release is
+// μ_schema-GDP. Counts no question reads are NaN: nothing decides from them.
+SchemaEvidence releaseEvidence(const SchemaEvidence& exact, const SchemaQuestions& questions,
+                               double sigma, random::Generator& generator);
 
 // The label proposed by the header names alone: the one column named like a label ("label",
 // "target", "class", "y", "outcome", "response", …; case and separators ignored), or -1 when
@@ -171,6 +233,9 @@ PublicColumns publicColumns(const std::vector<std::string>& header, const TableO
 // optional (read for evaluation when present). Throws BAD_PARAMETER naming the option for
 // choices that do not fit the table.
 Schema resolveSchema(const CsvScan& scan, const TableOptions& options, SchemaPurpose purpose);
+// The same with the decisions read off `evidence` (exact or noisy).
+Schema resolveSchema(const CsvScan& scan, const TableOptions& options, SchemaPurpose purpose,
+                     const SchemaEvidence& evidence);
 
 // The schema as a Node (the --json output, the app's export, the model file's "schema"):
 // parseable back by mergeSchemaNode to the same schema.

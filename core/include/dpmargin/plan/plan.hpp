@@ -89,6 +89,17 @@ struct PlanRequest {
   // kDiscoveryDeltaShare·δ for its thresholds, so μ comes from (ε, 0.9·δ). GDP selectors only.
   std::uint64_t discoveryColumns = 0;
   double discoveryShare = 0.0;
+  // Whether the run may discover categories or classes at all, known before any cell is read
+  // (a CSV run whose kinds or label classes are decided privately): μ then comes from
+  // (ε, 0.9·δ) whether or not it does discover, so the budget never depends on a noisy decision.
+  bool discoveryPossible = false;
+  // The private schema decisions of a CSV run (data/schema.hpp, docs/PRIVACY.md "The schema"):
+  // a Gaussian release of schemaCoordinates cell counts, each moved by at most 1 by a replaced
+  // row, so σ_schema = √schemaCoordinates/μ_schema (0: none). GDP selectors: μ_schema² =
+  // schemaShare·μ². PrivTune (not GDP): the schema runs at (s·ε, s·δ), PrivTune at the rest
+  // (basic composition).
+  std::uint64_t schemaCoordinates = 0;
+  double schemaShare = 0.0;
   // Utility-only knobs (public, data-independent; none changes privacy): D in the step size
   // η = D/√(T(n²Δ² + kσ²)), and the multiplier of the calibration's hinge scale c (tight
   // unprojected c = γ, else γ/3).
@@ -129,7 +140,10 @@ struct Plan {
   double mu = 0;                // μ of the whole run (GDP)
   double muRanges = 0;          // μ of the private column ranges (0 when none)
   double muDiscovery = 0;       // μ of category discovery (0 when none)
-  double muTrain = 0;           // μ of training + selection: √(μ² − μ_ranges² − μ_discovery²)
+  double muSchema = 0;          // μ of the private schema decisions (0 when none)
+  double schemaSigma = 0;       // the sd of their noisy counts, √schemaCoordinates/μ_schema
+  // μ of training + selection: √(μ² − μ_schema² − μ_ranges² − μ_discovery²)
+  double muTrain = 0;
   // μ of each binary problem's training + selection: μ_train/√classes (= μ_train for a binary
   // label). Every candidate and score quantity below is planned from it.
   double muClass = 0;
@@ -171,6 +185,13 @@ std::uint64_t autoIterations(const PlanRequest& request, double muRun);
 // of that selection, √(m/(1 − autoSelectRunShare))/μ_class errors, is at most autoSelectNoise·n
 // (a public function of n, μ_class and the rule's constants).
 bool autoSelects(const PlanRequest& request, double muClass);
+// The default share of the private schema decisions (run::resolve): enough that a column of
+// numbers is told from a column of text at kSchemaKindZ noise sds (σ ≤ n/(2·kSchemaKindZ·√1.25)),
+// within [kSchemaShareMin, kSchemaShareMax] of μ² — a function of n, the coordinates and μ.
+inline constexpr double kSchemaKindZ = 5.0;
+inline constexpr double kSchemaShareMin = 0.01;
+inline constexpr double kSchemaShareMax = 0.05;
+double defaultSchemaShare(const PlanRequest& request);
 
 // Plain-language advice on a plan (docs/LEARNERS.md, "What the plan tells you"): a function of
 // the plan only — public numbers, no data. The criterion is each candidate's noiseFloorRatio
@@ -258,6 +279,12 @@ void describePlan(const Plan& p, Writer& v) {
     v.number("discoverySigma", p.discovery.sigma);
     v.number("discoveryThreshold", p.discovery.threshold);
     v.number("discoveryDeltaThreshold", p.discovery.deltaThreshold);
+  }
+  if (r.schemaCoordinates > 0) {
+    v.count("schemaCoordinates", r.schemaCoordinates);
+    v.number("schemaShare", r.schemaShare);
+    v.number("muSchema", p.muSchema);
+    v.number("schemaSigma", p.schemaSigma);
   }
   v.number("deltaGdp", p.deltaGdp);
   v.number("muRun", p.muRun);

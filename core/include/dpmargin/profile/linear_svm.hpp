@@ -42,6 +42,9 @@ struct SvmOptions {
   std::uint64_t maxIterations = 10000;  // outer iterations (passes over the active rows)
   bool unitNormRows = false;            // fit on xᵢ/‖xᵢ‖
   bool shrinking = true;                // LIBLINEAR's shrinking of bound-constrained αᵢ
+  // Read the rows in sparse form when at most kSparseShare of the entries are nonzero (false:
+  // always dense). The same solver either way; only the order of additions differs.
+  bool sparseRows = true;
   std::uint64_t seed = kDefaultSvmSeed;
 };
 
@@ -61,6 +64,9 @@ struct SvmReport {
   std::size_t supportVectors = 0;  // αᵢ > 0
   std::size_t activeRows = 0;      // rows in the problem (excludes removed and zero rows)
 };
+
+// Rows are read in sparse form when at most this share of the entries is nonzero.
+inline constexpr double kSparseShare = 0.25;
 
 // A resumable solver over a subset of the rows. Rows with ‖xᵢ‖ = 0 never enter (they do not
 // move w). Warm starts: removing rows keeps α of the others; changing C clips α into [0, C].
@@ -84,6 +90,7 @@ class LinearSvm {
   void setC(double C, double gapTolerance = -1.0);
   double C() const noexcept { return options_.C; }
   bool hardMargin() const noexcept { return !(options_.C < kHardMargin); }
+  bool sparse() const noexcept { return !sparseStart_.empty(); }
 
   bool isActive(std::size_t row) const { return active_[row] != 0; }
   std::size_t activeRows() const noexcept { return order_.size(); }
@@ -110,6 +117,12 @@ class LinearSvm {
 
   DataView data_;
   SvmOptions options_;
+  // The rows' nonzeros (compressed sparse rows) when at most kSparseShare of the entries are
+  // nonzero: a one-hot table then costs O(nonzeros) per row read instead of O(d), and its rows
+  // fit in cache. Empty (dense reads) otherwise. Only the order of the additions differs.
+  std::vector<std::uint32_t> sparseStart_;  // n + 1 offsets into sparseIndex_/sparseValue_
+  std::vector<std::uint32_t> sparseIndex_;
+  std::vector<float> sparseValue_;
   std::vector<double> scale_;      // 1 or 1/‖xᵢ‖
   std::vector<double> qii_;        // ‖x̃ᵢ‖²
   std::vector<double> alpha_;

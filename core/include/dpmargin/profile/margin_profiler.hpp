@@ -17,7 +17,9 @@
 // current fit, the rₖ − r₍ₖ₋₁₎ points to remove are taken in at most `maxRefitsPerStep`
 // batches of equal size (rounded up): each batch is the rows with the smallest normalized
 // margin (before clamping; ties by row index) under the current w, followed by a warm-started
-// refit. Every fit is recorded; those at a grid target are flagged. Fits use the soft-margin
+// refit. While a further batch is allowed in the step, a batch is cut to the rows the current
+// fit leaves at margin ≤ 0 (when there are any): removing just those leaves the rest separated
+// by the current w, so the first separable count is not overshot. Every fit is recorded; those at a grid target are flagged. Fits use the soft-margin
 // SVM with C = options.C until a fit separates the remaining rows (margin > 0); that fit is
 // then continued as the hard-margin SVM (its α is feasible for it) before it is recorded, and
 // so is every later fit (removing rows keeps the data separable), when hardMarginWhenSeparable.
@@ -26,7 +28,9 @@
 // Caveat: at a hard-margin optimum the support vectors tie at the minimum margin, so which of
 // them a batch removes is decided by the solver's tolerance; the curve's first positive point
 // is stable, but its later course varies with the tolerance (docs/MARGIN_PROFILE.md).
-// Cost: one fit per batch, so at most maxRefitsPerStep × (grid size − 1) + 1 fits.
+// Cost: one fit per batch, so at most (maxRefitsPerStep + 1) × (grid size − 1) + 1 fits (13
+// on the default grid for data that stays non-separable). Rows are read in sparse form when
+// few entries are nonzero (linear_svm.hpp).
 #pragma once
 
 #include <cstddef>
@@ -51,7 +55,7 @@ std::vector<double> removalFractionsUpTo(double maxRemoved);
 
 struct ProfileOptions {
   std::vector<double> fractions = defaultRemovalFractions();  // strictly increasing, in [0, 1)
-  std::size_t maxRefitsPerStep = 3;  // refits between consecutive grid targets (≥ 1)
+  std::size_t maxRefitsPerStep = 1;  // batches between consecutive grid targets (≥ 1)
   // Soft-margin C while the data is not separable. Rows are fitted at unit norm (the SVM then
   // maximises exactly the normalized margin), so C is on the scale of unit-norm rows. It
   // trades separation against convergence, measured on Fashion-MNIST T-shirt vs Trouser
@@ -65,7 +69,7 @@ struct ProfileOptions {
   // SvmOptions::gapTolerance of soft-margin fits, which only rank rows and test separation:
   // on Fashion-MNIST Pullover vs Coat 1e-2 reads ≥ 2.6× fewer rows than 1e-3 for the same
   // curve of minimum margins to within ~10%.
-  double softGapTolerance = 1e-2;
+  double softGapTolerance = 0.1;
   std::uint64_t maxIterationsPerFit = 50000;  // SvmOptions::maxIterations of every fit
   std::uint64_t seed = kDefaultSvmSeed;      // coordinate order only (not a privacy mechanism)
 };
@@ -91,6 +95,7 @@ struct CurvePoint {
   bool converged = false;      // the fit met its tolerances (false: maxIterationsPerFit bound)
   std::uint64_t iterations = 0;  // solver outer iterations of this fit
   double relativeGap = 0;      // (P − D)/P of this fit
+  std::uint64_t rowVisits = 0;  // rows read for this fit (solver, gap and margin passes)
 };
 
 struct ProfileResult {
@@ -108,6 +113,9 @@ struct ProfileResult {
   std::uint64_t fits = 0, iterations = 0, rowVisits = 0;  // totals over all fits
   bool allConverged = true;
   std::vector<double> w;        // the last fit's w (on unit-norm rows)
+  // Rows the last fit leaves at normalized margin ≤ 0: removing them too would leave the rest
+  // separated by w, an upper bound on the rows in the way (profile/advice.hpp).
+  std::size_t lastViolators = 0;
 };
 
 struct ProfileProgress {
@@ -154,6 +162,7 @@ void describeProfile(const ProfileResult& r, Writer& v) {
   v.count("firstSeparableRemoved", r.firstSeparableRemoved);
   v.count("fits", r.fits);
   v.boolean("allConverged", r.allConverged);
+  v.count("lastViolators", r.lastViolators);
   v.list("curve", r.curve.size(), [&](std::size_t i, Writer& w) {
     const CurvePoint& c = r.curve[i];
     w.number("fraction", c.fraction);

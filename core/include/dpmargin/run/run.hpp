@@ -51,6 +51,8 @@ struct Options {
   std::optional<double> rangeShare;
   // Private category discovery: its share of the GDP budget (docs/DATA.md).
   std::optional<double> discoveryShare;
+  // The private schema decisions of a CSV run: their share of the budget (docs/PRIVACY.md).
+  std::optional<double> schemaShare;
   // The table (CSV input only): label, classes, columns, missing values, dialect, schema.
   data::TableOptions table;
   std::optional<double> maxBytes;  // largest table to allocate, rows × (width + 1) × 4 bytes
@@ -195,11 +197,10 @@ class CsvRun {
 
   // Once scanned:
   const data::CsvScan& scan() const;
-  const data::Schema& schema() const;  // levels and classes filled in once discovered
-  // The budget of a private run once scanned (plan::makeBudget: μ, δ_GDP, the split — equal to
-  // the final plan's): what a ledger records before category or class discovery (pass kCount)
-  // draws the run's first noise.
+  // The run's budget (μ and its split, the schema release's σ, discovery's σ and τ once the
+  // discovered columns are known): public numbers, the same the training's plan holds.
   plan::Plan budget() const;
+  const data::Schema& schema() const;  // levels and classes filled in once discovered
   // Once done:
   const data::Encoding& encoding() const;
   const learn::TrainSettings& settings() const;
@@ -229,6 +230,11 @@ class CsvRun {
   data::Encoding encoding_;
   std::vector<std::size_t> discovered_;  // file columns discovered (the label last)
   std::uint64_t m_ = 0;
+  // The private schema release (afterScan): its coordinates and share, and whether the run
+  // may discover (public: from the header and the options).
+  std::uint64_t schemaCoordinates_ = 0;
+  double schemaShare_ = 0;
+  bool discoveryPossible_ = false;
   std::unique_ptr<random::Generator> generator_;
   std::unique_ptr<learn::Dataset> dataset_;
   learn::TrainSettings settings_;

@@ -5,7 +5,7 @@
 // temporary `Faults{}` whose fields are the constants below (every factor 1, every switch off),
 // no instance exists, and nothing — no option, binding, settings field or constructor — can
 // change them. Only the audit binary compiles the files that read a fault (learn/trainer.cpp,
-// learn/ranges.cpp, data/encoding.cpp) a second time with the macro defined (tests/cpp/CMakeLists.txt); there the
+// learn/ranges.cpp, data/encoding.cpp, data/schema_release.cpp) a second time with the macro defined (tests/cpp/CMakeLists.txt); there the
 // faults are one global the audit sets. A run with any field changed is NOT private.
 #pragma once
 
@@ -18,6 +18,7 @@ struct Faults {
   double rangeNoise = 1.0;      // multiplies the sd of the range histograms' noise (τ stays 4σ)
   double discoveryNoise = 1.0;  // multiplies the sd of category discovery's noisy counts
   double discoveryThreshold = 1.0;  // multiplies τ − 1 (the threshold's noise margin)
+  double schemaNoise = 1.0;     // multiplies the sd of the private schema counts (0: exact)
 };
 
 #ifdef DPMARGIN_AUDIT_FAULTS

@@ -61,9 +61,10 @@ CellClassifier::CellClassifier(const std::vector<std::string>& missingTokens, ch
     if (token.size() < 64) lengths_ |= std::uint64_t{1} << token.size();
     float ignored;
     // Only a token that reads as a finite number competes with numbers ("NaN" never does).
-    if (parseNumber(token.data(), token.data() + token.size(), decimal, ignored) ==
-        NumberStatus::kNumber) {
-      numericToken_ = true;
+    for (const char mark : {decimal == kEitherDecimal ? '.' : decimal, decimal == kEitherDecimal ? ',' : decimal}) {
+      if (parseNumber(token.data(), token.data() + token.size(), mark, ignored) == NumberStatus::kNumber) {
+        numericToken_ = true;
+      }
     }
   }
 }
@@ -81,7 +82,12 @@ CellClass CellClassifier::classify(const char*& begin, const char*& end, float& 
                                    NumberStatus& status) const {
   trim(begin, end, encoding_);
   if (numericToken_ && isMissing(begin, end)) return CellClass::kMissing;
-  status = parseNumber(begin, end, decimal_, value);
+  if (decimal_ == kEitherDecimal) {
+    status = parseNumber(begin, end, '.', value);
+    if (status == NumberStatus::kNotNumber) status = parseNumber(begin, end, ',', value);
+  } else {
+    status = parseNumber(begin, end, decimal_, value);
+  }
   if (status == NumberStatus::kNumber) return CellClass::kNumber;
   if (!numericToken_ && isMissing(begin, end)) return CellClass::kMissing;
   if (status == NumberStatus::kNotNumber) return CellClass::kText;

@@ -72,7 +72,7 @@ class CellClassifier {
   CellClassifier(const std::vector<std::string>& missingTokens, char decimal,
                  CsvEncoding encoding);
 
-  char decimal() const { return decimal_; }
+  char decimal() const { return decimal_; }  // '.', ',' or kEitherDecimal
   // A missing-value token reads as a number ("-999"): numbers must then be checked
   // against the tokens first, and the tokenizer's number fast path is off.
   bool numericTokens() const { return numericToken_; }

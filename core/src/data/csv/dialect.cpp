@@ -124,55 +124,23 @@ CsvNewline detectNewline(const char* data, std::size_t size, bool final,
   return CsvNewline::kLf;
 }
 
+// The delimiter that splits the header line — the first row that is not blank — into the most
+// fields (ties to the earlier candidate; ',' for a one-column header). The header is public;
+// data rows are not read, so one row can never change how every row is split (docs/PRIVACY.md,
+// "The schema").
 char detectDelimiter(const char* data, std::size_t size, bool final,
                      const std::string& candidates) {
   char best = candidates.empty() ? ',' : candidates[0];
-  double bestScore = 0;
+  std::size_t bestWidth = 1;
   for (const char delimiter : candidates) {
     const std::vector<SampleRow> rows = detectionRows(data, size, final, delimiter);
     if (rows.empty()) continue;
-    const std::size_t width = rows[0].fields.size();
-    bool consistent = true;
-    for (const SampleRow& row : rows) consistent = consistent && row.fields.size() == width;
-    // Consistent splits beat any inconsistent one; then the most fields wins; ties go to
-    // the earlier candidate.
-    const double score = consistent && width > 1 ? 1e9 + static_cast<double>(width)
-                                                 : static_cast<double>(width);
-    if (score > bestScore) {
+    if (rows[0].fields.size() > bestWidth) {
       best = delimiter;
-      bestScore = score;
+      bestWidth = rows[0].fields.size();
     }
   }
-  return best;
-}
-
-// ',' when the data rows of the sample hold decimals written with a comma ("1234,5") and
-// none written with a point, and no thousands groups ("1,234,567") that would make a
-// comma ambiguous.
-char detectDecimal(const char* data, std::size_t size, bool final, char delimiter) {
-  if (delimiter == ',') return '.';
-  const std::vector<SampleRow> rows = detectionRows(data, size, final, delimiter);
-  std::size_t comma = 0, point = 0, thousands = 0;
-  for (std::size_t r = 1; r < rows.size(); ++r) {
-    for (const auto& field : rows[r].fields) {
-      const char* b = field.first;
-      const char* e = field.second;
-      trim(b, e, CsvEncoding::kUtf8);
-      std::size_t commas = 0;
-      bool hasPoint = false, digitsOnly = true;
-      for (const char* q = b; q < e; ++q) {
-        commas += *q == ',';
-        hasPoint = hasPoint || *q == '.';
-        digitsOnly = digitsOnly && ((*q >= '0' && *q <= '9') || *q == ',' || *q == '-' ||
-                                    *q == '+');
-      }
-      float ignored;
-      if (commas == 1 && parseNumber(b, e, ',', ignored) == NumberStatus::kNumber) ++comma;
-      if (hasPoint && parseNumber(b, e, '.', ignored) == NumberStatus::kNumber) ++point;
-      if (commas > 1 && digitsOnly) ++thousands;
-    }
-  }
-  return comma > 0 && point == 0 && thousands == 0 ? ',' : '.';
+  return bestWidth > 1 ? best : ',';
 }
 
 }  // namespace
@@ -228,8 +196,11 @@ CsvDialect detectDialect(const char* data, std::size_t size, bool final,
   dialect.delimiter = options.delimiter != 0
                           ? options.delimiter
                           : detectDelimiter(data, size, final, options.delimiterCandidates);
+  // The decimal mark: declared, or by the default rule — '.' where ',' delimits, else either
+  // mark per cell. A function of the header line's delimiter, never of the rows.
   dialect.decimal = options.decimal != 0 ? options.decimal
-                                         : detectDecimal(data, size, final, dialect.delimiter);
+                    : dialect.delimiter == ',' ? '.'
+                                              : kEitherDecimal;
   dialect.encoding = options.encoding;
   return dialect;
 }

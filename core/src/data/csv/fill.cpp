@@ -288,7 +288,7 @@ class FillSink {
       row_[c.output] = value;
       return;
     }
-    if (cls == CellClass::kMissing || (cls == CellClass::kText && c.textAsMissing)) {
+    if (cls == CellClass::kMissing || (cls != CellClass::kNumber && c.textAsMissing)) {
       switch (c.missing) {
         case MissingPolicy::kMark:
           row_[c.output] = std::numeric_limits<float>::quiet_NaN();

@@ -100,9 +100,11 @@ class ScanSink {
       return;
     }
     if (field >= width_) return;
+    if (field == 0) startRow();
     if (keepValues_) store(field, value);
     ColumnState& c = columns_[field];
     ++c.summary.numbers;
+    if (counting_) countNumber(c, value);
     track(c, b, e);
     if (rows_ < options_.previewRows) keep(field, b, e);
   }
@@ -113,6 +115,7 @@ class ScanSink {
       return;
     }
     if (field >= width_) return;
+    if (field == 0) startRow();
     if (rows_ < options_.previewRows) keep(field, b, e);
     ColumnState& c = columns_[field];
     float value;
@@ -121,16 +124,20 @@ class ScanSink {
     switch (cls) {
       case CellClass::kNumber:
         ++c.summary.numbers;
+        if (counting_) countNumber(c, value);
         break;
       case CellClass::kMissing:
         if (c.summary.missing++ == 0) remember(c.summary.firstMissing, b, e);
+        if (counting_) ++c.summary.training.missing;
         if (keepValues_) store(field, textValue(-1));
         return;  // not a value: missing cells stay out of the distinct values
       case CellClass::kNonFinite:
         if (c.summary.nonFinite++ == 0) remember(c.summary.firstNonFinite, b, e);
+        if (counting_) ++c.summary.training.nonFinite;
         break;
       case CellClass::kText:
         if (c.summary.text++ == 0) remember(c.summary.firstText, b, e);
+        if (counting_) ++c.summary.training.text;
         break;
     }
     const std::int64_t code = track(c, b, e);
@@ -159,6 +166,11 @@ class ScanSink {
       if (only_ != nullptr) ++nextOnly_;
     }
     ++rows_;
+  }
+
+  void countRows(const std::uint64_t* rows, std::size_t count) {
+    countOnly_ = rows;
+    countOnlyCount_ = count;
   }
 
   void keepValues(const std::uint64_t* only, std::size_t count) {
@@ -226,6 +238,17 @@ class ScanSink {
     width_ = names_.size();
     columns_.resize(width_);
     inHeader_ = false;
+  }
+
+  // A data row starts (its first field): is it one the training counts take?
+  void startRow() {
+    if (countOnly_ == nullptr) return;
+    while (nextCount_ < countOnlyCount_ && countOnly_[nextCount_] < rows_) ++nextCount_;
+    counting_ = nextCount_ < countOnlyCount_ && countOnly_[nextCount_] == rows_;
+  }
+  static void countNumber(ColumnState& c, float value) {
+    ++c.summary.training.numbers;
+    if (value == 0.0f || value == 1.0f || value == -1.0f) ++c.summary.training.binary;
   }
 
   // The current row's cell `field` into the kept values, when the row is kept (the next
@@ -317,6 +340,10 @@ class ScanSink {
   bool storing_ = true;  // the current row is kept
   std::size_t reservedRows_ = 0;
   std::vector<float> values_;
+  // countRows(): the training rows (increasing), or all; whether the current row is one.
+  const std::uint64_t* countOnly_ = nullptr;
+  std::size_t countOnlyCount_ = 0, nextCount_ = 0;
+  bool counting_ = true;
 };
 
 }  // namespace
@@ -369,6 +396,10 @@ CsvScan CsvScanner::finish() {
 void CsvScanner::keepValues(const std::uint64_t* rows, std::size_t count) {
   if (!impl_ || impl_->closed || impl_->stream.bytes() > 0) csv::throwMisuse("CsvScanner::keepValues after the first feed");
   impl_->sink.keepValues(rows, count);
+}
+void CsvScanner::countRows(const std::uint64_t* rows, std::size_t count) {
+  if (!impl_ || impl_->closed || impl_->stream.bytes() > 0) csv::throwMisuse("CsvScanner::countRows after the first feed");
+  impl_->sink.countRows(rows, count);
 }
 void CsvScanner::reserveValues(std::uint64_t rows) {
   if (impl_) impl_->sink.reserveValues(rows);

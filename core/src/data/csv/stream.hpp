@@ -125,7 +125,9 @@ class CsvStream {
 
   void configure() {
     delimiter_ = dialect_.delimiter;
-    decimal_ = dialect_.decimal;
+    // The fast path reads '.' when either mark is read (a cell with ',' falls back to the
+    // classifier, which tries both).
+    decimal_ = dialect_.decimal == kEitherDecimal ? '.' : dialect_.decimal;
     encoding_ = dialect_.encoding;
     std::memset(special_, 0, sizeof special_);
     special_[static_cast<unsigned char>(delimiter_)] = 1;

@@ -1,0 +1,81 @@
+// The run's defaults and the rules that depend on other options, shared by the option table
+// (options.cpp: what --help and dp.options show) and the resolver (resolve.cpp). Internal.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "dpmargin/error.hpp"
+#include "dpmargin/run/run.hpp"
+
+namespace dpmargin::run::detail {
+
+// ---- The defaults, each chosen by measurement or by the paper (docs/ACCURACY.md) ----
+// Iterations cap: T changes utility and time, never privacy (σ scales with √T); over 10 public
+// tables at ε = 1, T = 200 is within 0.2 points (mean) of T = 400 and of 1000, at a fifth of
+// the time.
+inline constexpr std::uint64_t kMaxIterations = 200;
+// Selector "auto" (the default with calibration tight; docs/ACCURACY.md, "auto"): unprojected
+// runs at the public margin γ₀ = b·max(1, √(kAutoMuKnee/μ_run))/√n, for
+// T = max(kAutoMinIterations, ⌈kAutoIterationsPerMu·μ_run⌉) iterations up to kAutoMaxIterations:
+// one run with the whole training budget (μ_run = μ_class), or on a large table the selection
+// below. Over 10 public tables at ε ∈ {0.5, 1, 2} it beats Iter, which pays for its choice among
+// ~10 margins with μ/√(2m) per run (docs/ACCURACY.md).
+inline constexpr double kAutoMuKnee = 0.25;
+inline constexpr std::uint64_t kAutoMinIterations = 200;
+inline constexpr double kAutoIterationsPerMu = 800.0;
+inline constexpr std::uint64_t kAutoMaxIterations = 600;
+// Auto's selection (docs/ACCURACY.md, "Round 2", the selection): among {γ₀/3, γ₀, 3γ₀}, the runs
+// sharing 97% of μ², when the score-noise sd is at most 0.125% of n (n·μ_class ≥ 8,000: the
+// middle of the 6,000–10,000 plateau measured over 16 tables at ε ∈ {0.5, 1, 2, 8}). The factor
+// 3 (4 until 2026-11-27): +0.12 points over the 11 selecting cells, 10 seeds, none below −0.3.
+inline constexpr double kAutoSelectNoise = 0.00125;
+inline constexpr double kAutoSelectRunShare = 0.97;
+inline constexpr double kAutoSelectFactor = 3.0;
+// Noise-floor pruning ratio (docs/ACCURACY.md: +0.2 points mean over 10 tables at ε = 1).
+inline constexpr double kPruneRatio = 100.0;
+// PrivTune's E[K].
+inline constexpr double kExpectedRuns = 10.0;
+// Share of the GDP budget spent on private column ranges with "iter", "fixed" and "auto" when no
+// ranges are declared (+5.8 points mean over 10 tables at ε = 1 against unit-norm rows alone).
+inline constexpr double kRangeShare = 0.1;
+// D of the step size in tight calibration (the paper's D = 1 measured best of {1, 2, 4, 8}).
+inline constexpr double kTightStepScale = 1.0;
+inline constexpr double kNormBound = 1.0;
+
+// The rules (defaults that depend on other options).
+inline learn::OutputIterate defaultOutput(plan::Calibration c) {
+  // Tight: the last iterate (+0.7 points mean over 10 tables at ε = 1; +1.2 with pruning);
+  // paper: the paper's averaged iterate.
+  return c == plan::Calibration::kPaper ? learn::OutputIterate::kAverage
+                                        : learn::OutputIterate::kLast;
+}
+inline plan::Selector defaultSelector(plan::Calibration c) {
+  // "paper" reproduces the paper (M*, Iter); tight: auto (no or a cheap selection).
+  return c == plan::Calibration::kPaper ? plan::Selector::kIter : plan::Selector::kAuto;
+}
+inline std::uint64_t defaultMaxIterations(plan::Selector s) {
+  return s == plan::Selector::kAuto ? kAutoMaxIterations : kMaxIterations;
+}
+inline plan::Pruning defaultPruning(plan::Calibration c, plan::Selector s) {
+  // "paper" reproduces the paper (the whole grid); a fixed margin has nothing to prune.
+  return c == plan::Calibration::kTight && plan::searchesGrid(s) ? plan::Pruning::kNoiseFloor
+                                                                  : plan::Pruning::kNone;
+}
+inline double defaultRangeShare(plan::Selector s, bool rangesDeclared) {
+  // PrivTune's accounting is not GDP, so it cannot compose with the ranges' Gaussian mechanism.
+  return rangesDeclared || s == plan::Selector::kPrivTune ? 0.0 : kRangeShare;
+}
+
+[[noreturn]] inline void required(const char* name, const char* what = "a number") {
+  throw Error(ErrorCode::kBadParameter, name,
+              std::string(name) + " must be " + what + " (it is required), but is unset");
+}
+
+inline std::string show(double v) { return formatValue(v); }
+
+// The budget and method part of a run's request (resolve.cpp): every default applied.
+plan::PlanRequest resolveCommon(const Options& o, std::uint64_t n, std::uint64_t d,
+                                bool rangesDeclared);
+
+}  // namespace dpmargin::run::detail
