@@ -118,7 +118,7 @@ describe("category or class discovery: the ledger records the run before the fir
     [found, missed, refused] = await runClis([
       ["train", join(dir, "animals.csv"), ...budget, "--label", "species", "--ledger", join(dir, "ledger.json"), "--json", "--quiet"],
       // Three rows: discovery finds no class, after drawing its noise.
-      ["train", join(dir, "rare.csv"), ...budget, "--label", "species", "--ledger", join(dir, "ledger.json")],
+      ["train", join(dir, "rare.csv"), ...budget, "--label", "species", "--discover-classes", "--ledger", join(dir, "ledger.json")],
       ["train", join(dir, "animals.csv"), ...budget, "--label", "species", "--ledger", join(dir, "capped.json"), "--progress"],
     ], 1);
   });
