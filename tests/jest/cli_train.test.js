@@ -22,7 +22,8 @@ test("a plan with too little data is said on stderr before training; --quiet hid
   const header = [...Array(50).keys()].map((j) => `x${j}`).join(",") + ",label\n";
   const rows = [...Array(10).keys()].map((i) => [...Array(50).keys()].map((j) => ((i * 7 + j * 3) % 11) / 10).join(",") + `,${i % 2}\n`);
   writeFileSync(small, header + rows.join(""));
-  const base = ["train", small, "--label", "label", "--epsilon", "0.05", "--delta", "1e-6", "--max-iterations", "20"];
+  // 10 rows: the positive class is declared (a private class decision would be noise here).
+  const base = ["train", small, "--label", "label", "--positive", "1", "--epsilon", "0.05", "--delta", "1e-6", "--max-iterations", "20"];
   const r = cli(...base);
   expect(r.code).toBe(0);
   const said = r.stderr.split("\n").filter((l) => l.startsWith("dpmargin: plan verdict: "));
@@ -67,7 +68,9 @@ test("private column ranges are the default (share 0.1), --range-share 0 turns t
   expect(on.report.plan.muRanges).toBeCloseTo(Math.sqrt(0.1) * on.mu, 12);
   const off = JSON.parse(cli(...base, "--range-share", "0").stdout);
   expect(off.report.rangesPrivate).toBe(false);
-  expect(off.report.plan.muTrain).toBe(off.mu);
+  // Without ranges the budget is the schema release's (and discovery's, when any) and training's.
+  const { muTrain, muSchema = 0, muDiscovery = 0 } = off.report.plan;
+  expect(muTrain ** 2 + muSchema ** 2 + muDiscovery ** 2).toBeCloseTo(off.mu ** 2, 12);
   const privtune = JSON.parse(cli(...base, "--selector", "privtune").stdout);
   expect(privtune.report.rangesPrivate).toBe(false);  // PrivTune's accounting covers no ranges
 });
@@ -176,7 +179,7 @@ describe("bad input exits 2 with one line on stderr and nothing on stdout", () =
   const cases = [
     [["train", unnamed, "--epsilon", "1", "--delta", "1e-5"], /LABEL_NOT_FOUND \(--label\)/],
     [["train", trainCsv, "--label", "nope", "--epsilon", "1", "--delta", "1e-5"], /LABEL_NOT_FOUND/],
-    [["train", bad, "--schema", numericB, "--epsilon", "1", "--delta", "1e-5"], /NON_NUMERIC.*line 3.*"b"/],
+    [["train", bad, "--schema", numericB, "--no-discover-classes", "--epsilon", "1", "--delta", "1e-5"], /NON_NUMERIC.*line 3.*"b"/],
     [["train", ragged, "--label", "label", "--epsilon", "1", "--delta", "1e-5"], /RAGGED_ROW.*line 3/],
     [["train", labels, "--label", "y", "--epsilon", "1", "--delta", "1e-5"], /ONE_CLASS \(--classes\).*--positive/],
     [["train", trainCsv, "--label", "label", "--epsilon", "0", "--delta", "1e-5"], /--epsilon/],
@@ -196,11 +199,12 @@ describe("bad input exits 2 with one line on stderr and nothing on stdout", () =
     expect(r.stderr).toMatch(pattern);
     expect(r.stderr.trim().split("\n")).toHaveLength(1);
   });
-  test("the text column without the schema is categorical, and trains", async () => {
-    const [r] = await runClis([["train", bad, "--epsilon", "1", "--delta", "1e-5", "--seed", "1", "--json"]]);
+  test("without the schema the text cell is read by the cells' rule (numeric, the text missing), and trains", async () => {
+    // 2 rows: at ε = 1e5 the private decisions are those of the exact counts (seeded: not private).
+    const [r] = await runClis([["train", bad, "--epsilon", "1e5", "--delta", "1e-5", "--seed", "1", "--json"]]);
     expect(r.code).toBe(0);
     const report = JSON.parse(r.stdout);
-    expect(report.schema.columns.find((c) => c.name === "b")).toMatchObject({ kind: "categorical", categories: "hash" });
+    expect(report.schema.columns.find((c) => c.name === "b")).toMatchObject({ kind: "numeric", reason: "numbers", decision: "private" });
     expect(report.label.column).toBe("label");  // proposed by its header name
   });
 });

@@ -169,7 +169,15 @@ export interface Plan {
   discoverySigma?: number;
   discoveryThreshold?: number;
   discoveryDeltaThreshold?: number;
-  /** The δ the GDP part is read at: δ less what discovery's thresholds take (δ without it). */
+  /** The private schema decisions of a CSV run (kinds, nullable, the label's class source, read
+   *  off noisy cell counts; docs/PRIVACY.md, "The schema"): the number of noisy counts, the share
+   *  of the budget, its μ and the counts' noise sd. Absent when the schema asks nothing. */
+  schemaCoordinates?: number;
+  schemaShare?: number;
+  muSchema?: number;
+  schemaSigma?: number;
+  /** The δ the GDP part is read at: δ less discovery's δ_τ whenever the run may discover (δ
+   *  otherwise); the GDP part's ε is then ε less ln(1/(1 − δ_τ)). */
   deltaGdp: number;
   /** μ of each base noisy-GD run. */
   muRun: number;

@@ -89,14 +89,6 @@ void validateRequest(const PlanRequest& r) {
                         r.rangeShare);
     }
   }
-  if (r.schemaCoordinates > 0) {
-    requireOpenUnit("schemaShare", r.schemaShare);
-    if (!(r.rangeShare + r.discoveryShare + r.schemaShare < 1.0)) {
-      throwBadParameter("schemaShare", "< 1 - rangeShare - discoveryShare", r.schemaShare);
-    }
-  } else if (r.schemaShare != 0.0) {
-    requireOpenUnit("schemaShare", r.schemaShare);  // a share with nothing to decide
-  }
   if (r.discoveryColumns > 0) {
     requireOpenUnit("discoveryShare", r.discoveryShare);
     if (r.selector == Selector::kPrivTune) {
@@ -109,6 +101,17 @@ void validateRequest(const PlanRequest& r) {
     }
   } else if (r.discoveryShare != 0.0) {
     requireOpenUnit("discoveryShare", r.discoveryShare);  // a share with nothing to discover
+    if (r.discoveryPossible && !(r.rangeShare + r.discoveryShare < 1.0)) {  // nothing yet, but may
+      throwBadParameter("discoveryShare", "< 1 - rangeShare", r.discoveryShare);
+    }
+  }
+  if (r.schemaCoordinates > 0) {
+    requireOpenUnit("schemaShare", r.schemaShare);
+    if (!(r.rangeShare + r.discoveryShare + r.schemaShare < 1.0)) {
+      throwBadParameter("schemaShare", "< 1 - rangeShare - discoveryShare", r.schemaShare);
+    }
+  } else if (r.schemaShare != 0.0) {
+    requireOpenUnit("schemaShare", r.schemaShare);  // a share with nothing to decide
   }
   if (r.classes != 1) {
     // Binary problems: a binary label trains 1 (oneVsRestProblems(2) = 1), K = 3…50 classes K.

@@ -107,7 +107,7 @@ plan::PlanRequest CsvRun::budgetRequest(std::uint64_t m) const {
   // The budget does not depend on the table's width: d = 1 stands in until it is known.
   plan::PlanRequest r = resolveCommon(options_, reader_.selectedRows(), 1, false);
   r.discoveryColumns = m;
-  r.discoveryShare = m > 0 ? options_.discoveryShare.value_or(kDiscoveryShare) : 0.0;
+  r.discoveryShare = m > 0 || discoveryPossible_ ? options_.discoveryShare.value_or(kDiscoveryShare) : 0.0;
   r.discoveryPossible = discoveryPossible_;
   r.schemaCoordinates = schemaCoordinates_;
   r.schemaShare = schemaShare_;
@@ -133,20 +133,20 @@ bool mayDiscover(const data::SchemaQuestions& q, const data::TableOptions& o, pl
 }  // namespace
 
 void CsvRun::afterScan() {
+  // The schema (docs/PRIVACY.md, "The schema"): what the header and the options decide is
+  // public (and its errors come first); what is read off the cells comes from counts of the
+  // training rows — exact in a local read (readCsv, the profile: never released), noisy in a
+  // private run, released at μ_schema before anything else is drawn.
+  const data::SchemaPurpose purpose = mode_ == Mode::kLocal ? data::SchemaPurpose::kSummary : data::SchemaPurpose::kTrain;
+  const data::SchemaQuestions questions = data::schemaQuestions(reader_.scan(), options_.table, purpose);
   const std::uint64_t n = reader_.selectedRows();
   if (n < 2) throwBadParameter("rows", "at least 2 data rows for training", double(n));
   generator_ = std::make_unique<random::Generator>(
       options_.seed || mode_ == Mode::kLocal ? random::Generator::seeded(options_.seed.value_or(0))
                                              : random::Generator::secure());
-  // The schema (docs/PRIVACY.md, "The schema"): what the header and the options decide is
-  // public; what is read off the cells comes from counts of the training rows — exact in a
-  // local read (readCsv, the profile: never released), noisy in a private run, released at
-  // μ_schema before anything else is drawn.
-  const data::SchemaPurpose purpose = mode_ == Mode::kLocal ? data::SchemaPurpose::kSummary : data::SchemaPurpose::kTrain;
   data::SchemaEvidence evidence = data::exactEvidence(reader_.scan());
   evidence.rows = double(n);
   if (mode_ == Mode::kPrivate) {
-    const data::SchemaQuestions questions = data::schemaQuestions(reader_.scan(), options_.table, purpose);
     const plan::PlanRequest request = budgetRequest(0);
     discoveryPossible_ = mayDiscover(questions, options_.table, request.selector);
     schemaCoordinates_ = questions.coordinates();
@@ -305,7 +305,7 @@ void CsvRun::afterFill() {
   }
   settings_ = resolve(options_, dataset_->rows(), encoding_.width, classes);
   settings_.plan.discoveryColumns = m_;
-  settings_.plan.discoveryShare = m_ > 0 ? options_.discoveryShare.value_or(kDiscoveryShare) : 0.0;
+  settings_.plan.discoveryShare = m_ > 0 || discoveryPossible_ ? options_.discoveryShare.value_or(kDiscoveryShare) : 0.0;
   settings_.plan.discoveryPossible = discoveryPossible_;
   settings_.plan.schemaCoordinates = schemaCoordinates_;
   settings_.plan.schemaShare = schemaShare_;
@@ -345,10 +345,13 @@ void CsvRun::afterFill() {
                                    : schema_.classSource == data::ClassSource::kBinary01 ? std::string("1")
                                    : schema_.classSource == data::ClassSource::kDeclared && schema_.positive == schema_.classes[0]
                                        ? schema_.classes[0] : schema_.classes[1];
-      throw Error(ErrorCode::kOneClass, "",
+      // A local refusal before any release (the owner's own data, nothing drawn is released).
+      throw Error(ErrorCode::kOneClass, "classes",
                   "all " + std::to_string(dataset_->rows()) + " rows are " + (positives == 0 ? "negative" : "positive") +
                       " for positive class " + Node::ofText(positive).shown() + " of label column " +
-                      Node::ofText(schema_.labelColumn()->name).shown() + ": training needs both classes");
+                      Node::ofText(schema_.labelColumn()->name).shown() +
+                      ": training needs both classes; declare the classes (classes, --classes) or name the positive "
+                      "class (positive, --positive)");
     }
   }
   if (classes == 2) dataset_->validate(true);

@@ -50,7 +50,8 @@ Node summarizeScan(const data::CsvScan& scan, const Options& options, std::size_
   top.emplace_back("bytes", Node::ofNumber(double(scan.bytes)));
   top.emplace_back("headerLine", Node::ofNumber(double(scan.headerLine)));
   top.emplace_back("delimiter", Node::ofText(std::string(1, scan.dialect.delimiter)));
-  top.emplace_back("decimal", Node::ofText(std::string(1, scan.dialect.decimal)));
+  top.emplace_back("decimal", Node::ofText(scan.dialect.decimal == data::kEitherDecimal ? "either"
+                                                                                     : std::string(1, scan.dialect.decimal)));
   top.emplace_back("encoding", Node::ofText(scan.dialect.encoding == data::CsvEncoding::kUtf8 ? "utf-8" : "latin1"));
   top.emplace_back("newline", Node::ofText(scan.dialect.newline == data::CsvNewline::kLf ? "\n"
                                            : scan.dialect.newline == data::CsvNewline::kCrLf ? "\r\n" : "\r"));

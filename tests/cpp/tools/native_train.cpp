@@ -1,7 +1,8 @@
-// Test tool: train natively with a seed on a numeric CSV (header; label column last, values
-// 0/1 or ±1) and print {"gamma", "weights", "scores"} as JSON, so the Jest suite can check that
-// the same seed gives the same result in wasm. Options are the core's (run::resolve applies
-// the same defaults as the package): key=value arguments after the budget, e.g. rangeShare=0.
+// Test tool: train natively with a seed on a CSV through the production CSV run (run::CsvRun:
+// the scan, the private schema release, discovery, the fill — what trainCsv drives in wasm) and
+// print {"gamma", "weights", "scores"} as JSON, so the Jest suite can check that the same seed
+// gives the same result in wasm. Options are the core's (run::resolve applies the same defaults
+// as the package): key=value arguments after the budget, e.g. rangeShare=0, label=y.
 // NOT a product path (seeded = not private).
 #include <cmath>
 #include <cstdio>
@@ -19,24 +20,10 @@ int main(int argc, char** argv) {
     std::cerr << "usage: native_train DATA.csv SEED EPSILON DELTA [option=value ...]\n";
     return 2;
   }
-  std::ifstream in(argv[1]);
-  std::string line;
-  std::getline(in, line);
-  std::vector<std::vector<double>> rows;
-  while (std::getline(in, line)) {
-    if (line.empty()) continue;
-    std::vector<double> row;
-    std::stringstream ss(line);
-    std::string cell;
-    while (std::getline(ss, cell, ',')) row.push_back(std::stod(cell));
-    rows.push_back(row);
-  }
-  const std::size_t n = rows.size(), d = rows.at(0).size() - 1;
-  dpmargin::learn::Dataset data(n, d);
-  for (std::size_t i = 0; i < n; ++i) {
-    for (std::size_t j = 0; j < d; ++j) data.rowMajor()[i * data.stride() + j] = float(rows[i][j]);
-    data.labels()[i] = rows[i][d] > 0 ? 1 : -1;
-  }
+  std::ifstream in(argv[1], std::ios::binary);
+  std::stringstream buffer;
+  buffer << in.rdbuf();
+  const std::string bytes = buffer.str();
   namespace run = dpmargin::run;
   run::Options options;
   run::setOptionFromText(options, "seed", argv[2]);
@@ -51,8 +38,12 @@ int main(int argc, char** argv) {
     }
     run::setOptionFromText(options, kv.substr(0, eq), kv.substr(eq + 1));
   }
-  const auto settings = run::resolve(options, n, d);
-  dpmargin::learn::Trainer trainer(data, settings, run::makeGenerator(settings));
+  run::CsvRun csv(options);
+  while (csv.pass() != run::CsvRun::Pass::kDone) {
+    csv.feed(bytes.data(), bytes.size());
+    csv.endPass();
+  }
+  dpmargin::learn::Trainer trainer(csv.dataset(), csv.settings(), csv.takeGenerator());
   while (!trainer.advance(1000)) {
   }
   const auto& r = trainer.result();

@@ -11,9 +11,12 @@ import type { CsvProgress } from "./passes.js";
 export interface SchemaFile {
   format: "dpmargin-schema";
   version: 1;
-  csv: { delimiter: string; decimal: string; encoding: "utf-8" | "latin1"; missingTokens: string[] };
+  /** decimal: ".", "," or "either" (each cell read with "." or ","). */
+  csv: { delimiter: string; decimal: "." | "," | "either"; encoding: "utf-8" | "latin1"; missingTokens: string[] };
   label?: string;
   classSource?: "declared" | "binary01" | "positive" | "discover";
+  /** How the class source was decided: "declared", "private" (noisy counts of the run), "local". */
+  classDecision?: "declared" | "private" | "local";
   classes?: string[];
   positive?: string;
   /** How `positive` was chosen: "named" (the `positive` option), "binary01" (1 of a 0/1
@@ -36,8 +39,13 @@ export interface SchemaColumn {
   categories?: "declared" | "discover" | "hash" | "auto";
   levels?: string[];
   buckets?: number;
-  /** Why the column has this kind ("declared", "header name", "text cells", "numbers", …). */
+  /** Why the column has this kind ("declared", "header name reads like an identifier",
+   *  "numbers", "text", "almost no values", …): a rule's name, never a count. */
   reason?: string;
+  /** How kind and nullable were decided: "declared" (by you), "public" (a rule of the header and
+   *  the options), "private" (the run's noisy cell counts, under the budget), "local" (exact
+   *  counts: a preview or a local read, never released). */
+  decision?: string;
 }
 
 /** Options of the CSV readers. Every table option's default is the core's (`dp.options`). */
@@ -45,12 +53,14 @@ export interface CsvReadOptions {
   /** Label column. Default: the one column whose header says so (label, target, class, y,
    *  outcome, …); training without one fails with LABEL_NOT_FOUND. */
   label?: string;
-  /** The label's classes, declared public (2–50; with 3 or more: one-vs-rest). Default: 0 and 1
-   *  for a numeric label, private discovery for a text label. */
+  /** The label's classes, declared public (2–50; with 3 or more: one-vs-rest). Default: decided
+   *  privately from noisy counts — binary-coded (1 against the rest) when most cells are 0, 1 or
+   *  −1, else discovered under the budget. */
   classes?: string[];
   /** Train this class against all the others (a binary model, nothing discovered). */
   positive?: string;
-  /** Discover the label's classes under the budget (default: for a text label). */
+  /** Discover the label's classes under the budget (true), or read the label as binary-coded,
+   *  1 against the rest (false). Default: decided privately (see `classes`). */
   discoverClasses?: boolean;
   /** Feature columns, in this order. Default: every column but the label, the ignored ones
    *  and identifiers (id, *_id, row names). */
@@ -70,7 +80,8 @@ export interface CsvReadOptions {
   hashBuckets?: number;
   /** Field delimiter (default: detected among , ; tab |). */
   delimiter?: "," | ";" | "\t" | "|";
-  /** Decimal mark (default: detected; "," only when the delimiter is not). */
+  /** Decimal mark (default: "." where the header is delimited by ",", else either mark per
+   *  cell: "1.5" and "1,5" alike — decided from the header, never from the rows). */
   decimal?: "." | ",";
   /** Text encoding: "utf-8" (default) or "latin1" (Windows-1252). */
   encoding?: "utf-8" | "latin1";

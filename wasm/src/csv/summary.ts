@@ -39,7 +39,8 @@ export interface ColumnSummary {
 export interface CsvSummary {
   header: string[];
   delimiter: string;
-  decimal: string;
+  /** ".", "," or "either" (each cell read with "." or ","): from the header line, never the rows. */
+  decimal: "." | "," | "either";
   encoding: "utf-8" | "latin1";
   newline: string;
   /** Data rows (blank lines skipped). */
@@ -103,7 +104,7 @@ export async function summarizeCsv(core: CoreModule, source: CsvSource, options:
     return {
       header: columns.map((c) => c.name),
       delimiter: s.delimiter as string,
-      decimal: s.decimal as string,
+      decimal: s.decimal as CsvSummary["decimal"],
       encoding: s.encoding as "utf-8" | "latin1",
       newline: s.newline as string,
       rows: s.rows as number,

@@ -10,6 +10,7 @@ import { runPasses } from "../csv/passes.js";
 import { expectSize } from "../csv/table.js";
 import type { ColumnMap, RowNormalization, TrainReport } from "../types.js";
 import { LIBRARY_VERSION } from "../version.js";
+import { checkReleased } from "../release.js";
 import {
   claimsMulticlass, isMulticlassFile, multiclassFile, stackedWeights, validateMulticlass,
   type MulticlassCsvPredictions, type MulticlassModelFile, type MulticlassPredictions,
@@ -66,6 +67,8 @@ export interface ModelFile {
   schema?: SchemaFile;
   privacy: {
     epsilon: number; delta: number; mu: number; muRanges: number; muTrain: number;
+    /** The private schema decisions' and category discovery's parts of μ (CSV runs; absent: 0). */
+    muSchema?: number; muDiscovery?: number;
     neighbouring: "replace-one";
     calibration: string; selector: string; seeded: boolean;
   };
@@ -139,6 +142,14 @@ const allOf = <T>(a: unknown[], ok: (v: unknown, i: number) => v is T): a is T[]
   return true;
 };
 
+/** The parts of μ beyond ranges and training that a CSV run spent (absent when none). */
+function budgetParts(plan: TrainReport["plan"]): { muSchema?: number; muDiscovery?: number } {
+  return {
+    ...(plan.muSchema ? { muSchema: plan.muSchema } : {}),
+    ...(plan.muDiscovery ? { muDiscovery: plan.muDiscovery } : {}),
+  };
+}
+
 /**
  * A trained classifier. Its weights and selection record are the DP release. `F` is its file
  * type: a binary label's {@link ModelFile} (the default) or a {@link MulticlassModelFile}.
@@ -164,18 +175,18 @@ export class Model<F extends AnyModelFile = ModelFile> {
     const features = t.featureNames ?? Array.from({ length: t.columns }, (_, i) => `x${i}`);
     const preprocessing = { ...t.preprocessing, rangesPrivate: t.report.rangesPrivate };
     if (t.multiclass) {
-      return new Model<AnyModelFile>(core, {
+      return new Model<AnyModelFile>(core, checkReleased("model", {
         ...multiclassFile({
           problems: t.problems, columns: t.columns, features, intercept: t.preprocessing.intercept,
           preprocessing, report: t.report, ...t.multiclass, library: LIBRARY_VERSION,
         }),
         ...(t.encoding ? { encoding: t.encoding } : {}),
         ...(t.schema ? { schema: t.schema } : {}),
-      });
+      }));
     }
     const w = Array.from(t.problems[0]);
     const plan = t.report.plan;
-    return new Model<AnyModelFile>(core, {
+    return new Model<AnyModelFile>(core, checkReleased("model", {
       format: "dpmargin-model",
       version: 2,
       features,
@@ -187,7 +198,7 @@ export class Model<F extends AnyModelFile = ModelFile> {
       ...(t.schema ? { schema: t.schema } : {}),
       privacy: {
         epsilon: plan.epsilon, delta: plan.delta, mu: plan.mu,
-        muRanges: plan.muRanges, muTrain: plan.muTrain,
+        muRanges: plan.muRanges, muTrain: plan.muTrain, ...budgetParts(plan),
         neighbouring: "replace-one", calibration: plan.calibration,
         selector: plan.selector, seeded: t.report.seeded,
       },
@@ -197,7 +208,7 @@ export class Model<F extends AnyModelFile = ModelFile> {
         candidates: t.report.candidates,
       },
       library: LIBRARY_VERSION,
-    });
+    }));
   }
 
   /** Validate a model file and bind it to a loaded module (`dp.modelFromJSON` calls this). */

@@ -19,6 +19,7 @@ export interface ModelFilePreprocessing {
 /** The privacy section of a model file (as in the binary ModelFile). */
 export interface ModelFilePrivacy {
   epsilon: number; delta: number; mu: number; muRanges: number; muTrain: number;
+  muSchema?: number; muDiscovery?: number;
   neighbouring: "replace-one";
   calibration: string; selector: string; seeded: boolean;
 }
@@ -156,6 +157,8 @@ export function multiclassFile(t: {
     privacy: {
       epsilon: plan.epsilon, delta: plan.delta, mu: plan.mu,
       muRanges: plan.muRanges, muTrain: plan.muTrain,
+      ...(plan.muSchema ? { muSchema: plan.muSchema } : {}),
+      ...(plan.muDiscovery ? { muDiscovery: plan.muDiscovery } : {}),
       neighbouring: "replace-one", calibration: plan.calibration,
       selector: plan.selector, seeded: t.report.seeded,
       classes: plan.classes!, muClass: plan.muClass!,

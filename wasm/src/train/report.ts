@@ -3,6 +3,7 @@
 import type { CoreProblemResult, CoreTrainResult, CoreTrainStart } from "../wasm/dpmargin_core.mjs";
 import type { CandidateReport, ClassReport, LocalRunInfo, Plan, TrainReport } from "../types.js";
 import { LIBRARY_VERSION } from "../version.js";
+import { checkReleased } from "../release.js";
 
 export const SEEDED_WARNING = "not private: seeded (deterministic noise; for tests and demos only)";
 
@@ -35,7 +36,7 @@ export function buildReport(start: CoreTrainStart, result: CoreTrainResult, clas
       candidates: released(plan, problem),
     }))
     : null;
-  return {
+  return checkReleased("report", {
     plan,
     output,
     selectedMargin: plan.candidates[first.selectedCandidate].gamma,
@@ -49,5 +50,5 @@ export function buildReport(start: CoreTrainStart, result: CoreTrainResult, clas
     seeded: result.seeded,
     ...(result.seeded ? { warning: SEEDED_WARNING } : {}),
     library: LIBRARY_VERSION,
-  };
+  });
 }
