@@ -53,7 +53,7 @@ const REFUSED = [
   ["--features names a missing column", {}, ["--features", "x0,x9"], /^dpmargin: BAD_PARAMETER \(--features\)/],
   ["--schema is not JSON", { "schema.json": "{" }, ["--schema", "schema.json"], /^dpmargin: BAD_PARAMETER \(--schema\)/],
   ["--schema declares an unknown kind", { "schema.json": '{"columns": [{"name": "x0", "kind": "text"}]}' }, ["--schema", "schema.json"], /^dpmargin: BAD_PARAMETER \(--schema\)/],
-  ["the label has one class", { "one.csv": ["x0,x1,label", "1,2,1", "2,3,1", "3,1,1"].join("\n") + "\n" }, ["--label", "label", "TRAIN=one.csv"], /^dpmargin: ONE_CLASS/],
+  ["--epsilon is out of range", {}, ["--epsilon", "0"], /^dpmargin: BAD_PARAMETER \(--epsilon\)/],
 ];
 
 const files = (dir) => readdirSync(dir).sort();

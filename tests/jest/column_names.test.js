@@ -13,7 +13,8 @@ jest.setTimeout(120_000);
 const sample = join(repoRoot, "web/public/samples/breast-cancer.csv");
 const dir = mkdtempSync(join(tmpdir(), "dpmargin-names-"));
 const small = join(dir, "small.csv");
-writeFileSync(small, "x0,x1,label\n1,2,1\n2,1,0\n3,1,1\n1,3,0\n");
+// 300 rows: enough for the private schema's decisions on the cells (a 0/1 label, numbers).
+writeFileSync(small, ["x0,x1,label", ...Array.from({ length: 300 }, (_, i) => `${(i % 7) / 7},${(i % 5) / 5},${i % 2}`)].join("\n") + "\n");
 const renamed = join(dir, "renamed.csv");
 writeFileSync(renamed, "x0,X1,Label\n1,2,1\n2,1,0\n");
 const relabelled = join(dir, "relabelled.csv");
