@@ -162,8 +162,8 @@ def main(argv):
         sys.exit(__doc__)
     with open(argv[0], encoding="utf-8") as f:
         model = json.load(f)
-    if model.get("format") != "dpmargin-model" or model.get("version") not in (1, 2):
-        sys.exit("not a dpmargin model file of version 1 or 2")
+    if model.get("format") != "dpmargin-model" or model.get("version") not in (1, 2, 3):
+        sys.exit("not a dpmargin model file of version 1, 2 or 3")
     p = model["preprocessing"]
     label = model.get("label")
     multiclass = isinstance(model["weights"][0], list)

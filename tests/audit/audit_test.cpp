@@ -137,7 +137,8 @@ void train(Coordinator& t, std::size_t shards) {
         t.answerGradientPartials(partials);
         break;
       case learn::ShardRequest::Kind::kErrors:
-        counts.resize(static_cast<std::size_t>(r.candidates->cols()));
+        // One count per candidate (a joint multiclass step has K weight columns per candidate).
+        counts.resize(static_cast<std::size_t>(r.candidates->cols()) / std::max<std::size_t>(s[0]->classes(), 1));
         for (std::size_t i = 0; i < shards; ++i) {
           s[i]->countErrors(*r.candidates, counts.data());
           partials[i].assign(counts.begin(), counts.end());
@@ -270,6 +271,73 @@ TEST(PrivacyAudit, G_TwoShards) {
   const AuditResult ar = auditFixedRun(addRemove, 2, kFixedBroken);
   report("(g) 2 shards, add/remove sensitivity", ar, kFixedEpsilon);
   EXPECT_GT(ar.epsilonLowerBound, kFixedEpsilon);
+}
+
+// ---- (k): the joint multiclass learner (one noisy GD on K × k weights, Δ = 2√2·R/c) ----
+
+// K = 3 classes in ℝ²: seven zero rows (codes 0, 1, 2, …; they add nothing) and the canary,
+// class 0 at e₀ in D and at −e₀ in D′ (replace-one). One step from W = 0: every score is 0, so the
+// hinge is active and l* = class 1 in both worlds, and the canary's term is −z/c in row 0 and
+// +z/c in row 1 — the two terms differ by 2√2·‖z‖/c = Δ, the bound's extreme (docs/LEARNERS.md).
+// Statistic: w₀[0] − w₁[0], a Gaussian shift of 4η/c over noise sd √2·ησ: the whole μ_run.
+constexpr double kJointEpsilon = 2.0;
+constexpr std::size_t kJointClasses = 3;
+
+learn::Dataset jointTable(bool neighbour, std::vector<std::int32_t>& codes) {
+  const std::size_t rows = 8;
+  learn::Dataset t(rows, 2);
+  codes.assign(rows, 0);
+  for (std::size_t i = 0; i + 1 < rows; ++i) codes[i] = std::int32_t(i % kJointClasses);
+  t.rowMajor()[(rows - 1) * t.stride()] = neighbour ? -1.0f : 1.0f;
+  codes[rows - 1] = 0;
+  return t;
+}
+
+run::Options jointOptions() {
+  run::Options o = trainingOptions(kJointEpsilon);
+  o.selector = plan::Selector::kFixed;
+  o.margin = 1.0;       // γ = b: c = 1, R = 1 (unprojected)
+  o.maxIterations = 1;  // one step from W = 0 (any T is private)
+  return o;             // multiclass: the default, "joint"
+}
+
+// Through the production coordinator of a multiclass label (learn::OneVsRest, which runs the
+// joint learner when the resolved plan says so), with its own plan; shards as (g) when asked.
+AuditResult auditJoint(const testing::Faults& faults, std::size_t shards, Runs runs, Objective objective) {
+  FaultScope scope(faults);
+  const run::Options o = jointOptions();
+  std::vector<std::int32_t> c0, c1;
+  const learn::Dataset d0 = jointTable(false, c0), d1 = jointTable(true, c1);
+  const learn::TrainSettings settings = run::resolve(o, d0.rows(), d0.features(), kJointClasses);
+  if (settings.plan.jointClasses != kJointClasses) throw std::logic_error("not the joint learner");
+  const auto sample = [&](bool neighbour) {
+    learn::Dataset data = neighbour ? d1 : d0;
+    learn::OneVsRest t(data, (neighbour ? c1 : c0).data(), kJointClasses, settings, run::makeGenerator(settings));
+    train(t, shards);
+    const std::vector<double>& w = t.result().problems.at(0).weights;  // class k at w[k·2 …]
+    return w.at(0) - w.at(2);
+  };
+  return objective == Objective::kEpsilon ? auditGaussian(sample, runs) : audit(sample, runs, Objective::kMu);
+}
+
+TEST(PrivacyAudit, K_JointMulticlass) {
+  const plan::Plan p = run::planForTable(jointOptions(), 8, 2, kJointClasses);
+  ASSERT_EQ(p.request.jointClasses, kJointClasses);
+  ASSERT_EQ(p.candidates.size(), 1u);
+  ASSERT_EQ(p.candidates[0].T, 1u);
+  ASSERT_FALSE(p.candidates[0].projected);
+  const double claimedMu = p.muRun;  // the whole run: μ_run = μ_train = μ (intercept off, no ranges)
+  // The statistic sees the whole μ (a tight test), so the honest run is audited in ε at δ = 1e-5,
+  // where a threshold test with these runs stays well below the claim (as (b)); the broken one in
+  // μ, the stronger statistic for a Gaussian shift: a σ without the √2 shows √2·μ = 0.71.
+  const AuditResult honest = auditJoint({}, 0, kHonest, Objective::kEpsilon);
+  report("(k) joint multiclass run", honest, kJointEpsilon);
+  EXPECT_LE(honest.epsilonLowerBound, kJointEpsilon);
+  testing::Faults noSqrt2;
+  noSqrt2.jointWithoutSqrt2 = true;
+  const AuditResult broken = auditJoint(noSqrt2, 2, Runs{4000, 20000}, Objective::kMu);
+  reportMu("(k) joint on 2 shards, sensitivity without sqrt2", broken, claimedMu);
+  EXPECT_GT(broken.muLowerBound, claimedMu);
 }
 
 // ---- (b): Iter's released noisy scores ----
@@ -647,7 +715,7 @@ TEST(PrivacyAudit, F_CategoryDiscovery) {
   EXPECT_GT(l.epsilonLowerBound, kDiscoveryEpsilon);
 }
 
-// ---- (k): the CSV path end to end (issue 30) ----
+// ---- (l): the CSV path end to end (issue 30) ----
 
 // Neighbouring CSV files (one row replaced) through the production CSV run (run::CsvRun: scan,
 // the private schema release, discovery, fill), with the released record's STRUCTURE as the
@@ -717,24 +785,24 @@ std::vector<SchemaCase> schemaCases() {
     return [canary](int i) { return (i == 0 ? canary : std::to_string(i % 9)) + "," + std::to_string(i % 2); };
   };
   std::vector<SchemaCase> cases;
-  cases.push_back({"(k1) a text cell in a numeric column", rowsCsv("x,label", numbers("oops")),
+  cases.push_back({"(l1) a text cell in a numeric column", rowsCsv("x,label", numbers("oops")),
                    rowsCsv("x,label", numbers("5")), declared});
-  cases.push_back({"(k2) a missing cell", rowsCsv("x,label", numbers("NA")), rowsCsv("x,label", numbers("5")), declared});
+  cases.push_back({"(l2) a missing cell", rowsCsv("x,label", numbers("NA")), rowsCsv("x,label", numbers("5")), declared});
   // A column at the kind boundary: 21 text cells of 40 in D (most: categorical), 20 in D′.
   const auto half = [](bool d) {
     return [d](int i) { return std::string(i < 20 || (d && i == 20) ? "a" : std::to_string(i)) + "," + std::to_string(i % 2); };
   };
-  cases.push_back({"(k3) a column's kind at its boundary", rowsCsv("x,label", half(true)), rowsCsv("x,label", half(false)), declared});
+  cases.push_back({"(l3) a column's kind at its boundary", rowsCsv("x,label", half(true)), rowsCsv("x,label", half(false)), declared});
   // A label at its boundary: 20 of 40 cells "yes" in D (discovered), 19 in D′ (binary-coded).
   const auto label = [](bool d) {
     return [d](int i) { return std::to_string(i % 7) + "," + (i < 19 || (d && i == 19) ? "yes" : std::to_string(i % 2)); };
   };
-  cases.push_back({"(k4) a label value", rowsCsv("x,label", label(true)), rowsCsv("x,label", label(false)), labelled});
+  cases.push_back({"(l4) a label value", rowsCsv("x,label", label(true)), rowsCsv("x,label", label(false)), labelled});
   // An empty column in D; one value in it in D′.
   const auto empty = [](bool d) {
     return [d](int i) { return std::to_string(i % 9) + "," + (i == 0 && !d ? "3" : "") + "," + std::to_string(i % 2); };
   };
-  cases.push_back({"(k5) a value in an empty column", rowsCsv("x,e,label", empty(true)), rowsCsv("x,e,label", empty(false)), declared});
+  cases.push_back({"(l5) a value in an empty column", rowsCsv("x,e,label", empty(true)), rowsCsv("x,e,label", empty(false)), declared});
   return cases;
 }
 
@@ -760,7 +828,7 @@ double schemaMu(const SchemaCase& c) {
   return r.budget().muSchema;
 }
 
-TEST(PrivacyAudit, K_CsvSchemaDecisions) {
+TEST(PrivacyAudit, L_CsvSchemaDecisions) {
   for (const SchemaCase& c : schemaCases()) {
     SCOPED_TRACE(c.name);
     const double claimed = schemaMu(c);
@@ -776,7 +844,7 @@ TEST(PrivacyAudit, K_CsvSchemaDecisions) {
   }
 }
 
-// (k6) Discovery over several columns and the label at once (m = 3): the canary row is (red,
+// (l6) Discovery over several columns and the label at once (m = 3): the canary row is (red,
 // hot, yes) in D and (blue, cold, no) in D′ — one unit out of a value and into another in each
 // column, the full √(2m) move σ = √(2m)/μ_discovery covers. Each of the six values has a count
 // at the threshold τ (rounded), so each is kept about half the time; filler values far above τ
@@ -801,25 +869,31 @@ run::Options severalOptions() {
   return o;
 }
 
-std::string severalCsv(bool neighbour, std::size_t c) {
-  // Counts in D: red, hot, yes c + 1 and blue, cold, no c; in D′ the reverse (the canary row).
-  std::string csv = "c1,c2,y\n";
-  const std::size_t filler = 4 * c;
-  auto add = [&](const char* a, const char* b, const char* y, std::size_t k) {
-    for (std::size_t i = 0; i < k; ++i) csv += std::string(a) + "," + b + "," + y + "\n";
+// Counts in D: red, hot (c + 1) and yes (l + 1), blue, cold (c) and no (l); in D′ the reverse
+// (the canary row, last). c is at the other columns' threshold, l at the label's (its own
+// histogram). Each column's cells are laid out on their own (only counts matter), fillers far
+// above both thresholds (two in every column: the label always keeps two classes).
+std::string severalCsv(bool neighbour, std::size_t c, std::size_t l) {
+  const std::size_t filler = 4 * std::max(c, l), n = 2 * std::max(c, l) + 2 * filler;
+  auto column = [&](const char* plus, const char* minus, std::size_t k, const char* f1, const char* f2) {
+    std::vector<std::string> out;
+    for (std::size_t i = 0; i < k; ++i) out.push_back(plus), out.push_back(minus);
+    while (out.size() < n) out.push_back(out.size() % 2 ? f1 : f2);
+    out.push_back(neighbour ? minus : plus);
+    return out;
   };
-  add("red", "hot", "yes", c);
-  add("blue", "cold", "no", c);
-  add("grey", "warm", "maybe", filler);  // two values far above τ in every column: the label
-  add("green", "mild", "perhaps", filler);  // always keeps two classes
-  add(neighbour ? "blue" : "red", neighbour ? "cold" : "hot", neighbour ? "no" : "yes", 1);
+  const auto a = column("red", "blue", c, "grey", "green");
+  const auto b = column("hot", "cold", c, "warm", "mild");
+  const auto y = column("yes", "no", l, "maybe", "perhaps");
+  std::string csv = "c1,c2,y\n";
+  for (std::size_t i = 0; i < a.size(); ++i) csv += a[i] + "," + b[i] + "," + y[i] + "\n";
   return csv;
 }
 
-AuditResult auditSeveral(const testing::Faults& faults, Runs runs, std::size_t c) {
+AuditResult auditSeveral(const testing::Faults& faults, Runs runs, std::size_t c, std::size_t l) {
   FaultScope scope(faults);
   const run::Options o = severalOptions();
-  const std::string d0 = severalCsv(false, c), d1 = severalCsv(true, c);
+  const std::string d0 = severalCsv(false, c, l), d1 = severalCsv(true, c, l);
   return audit([&](bool neighbour) {
     const std::string& csv = neighbour ? d1 : d0;
     run::CsvRun r(o);
@@ -841,11 +915,11 @@ AuditResult auditSeveral(const testing::Faults& faults, Runs runs, std::size_t c
   }, runs, Objective::kMu);
 }
 
-TEST(PrivacyAudit, K_DiscoverySeveralColumnsAndTheLabel) {
+TEST(PrivacyAudit, L_DiscoverySeveralColumnsAndTheLabel) {
   // The plan of the run (discovery over 3 columns): its σ and τ, and c = τ rounded; μ_discovery
   // and τ do not depend on n, so a probe table gives them.
   run::CsvRun probe(severalOptions());
-  const std::string csv = severalCsv(false, 200);
+  const std::string csv = severalCsv(false, 200, 200);
   while (probe.pass() != run::CsvRun::Pass::kDone) {
     probe.feed(csv.data(), csv.size());
     probe.endPass();
@@ -853,20 +927,23 @@ TEST(PrivacyAudit, K_DiscoverySeveralColumnsAndTheLabel) {
   const plan::PlanRequest r = probe.settings().plan;
   ASSERT_EQ(r.discoveryColumns, 3u);
   const plan::Plan p = plan::makePlan(r);
+  // The label's classes have a histogram of their own (plan.labelDiscovery): its own σ and τ.
   const std::size_t c = std::size_t(std::llround(p.discovery.threshold - 0.5));
-  std::printf("[audit] (k6) discovery: sigma = %.3f, tau = %.3f, c = %zu\n", p.discovery.sigma, p.discovery.threshold, c);
+  const std::size_t l = std::size_t(std::llround(p.labelDiscovery.threshold - 0.5));
+  std::printf("[audit] (l6) discovery: sigma = %.3f / %.3f (label), tau = %.3f / %.3f, c = %zu / %zu\n", p.discovery.sigma,
+              p.labelDiscovery.sigma, p.discovery.threshold, p.labelDiscovery.threshold, c, l);
   const double claimed = p.muDiscovery;
-  const AuditResult honest = auditSeveral({}, Runs{2000, 4000}, c);
-  reportMu("(k6) discovery, 3 columns with the label", honest, claimed);
+  const AuditResult honest = auditSeveral({}, Runs{2000, 4000}, c, l);
+  reportMu("(l6) discovery, 3 columns with the label", honest, claimed);
   EXPECT_LE(honest.muLowerBound, claimed);
   testing::Faults halved;
   halved.discoveryNoise = 0.5;
-  const AuditResult h = auditSeveral(halved, Runs{2000, 4000}, c);
-  reportMu("(k6) discovery, count noise x0.5", h, claimed);
+  const AuditResult h = auditSeveral(halved, Runs{2000, 4000}, c, l);
+  reportMu("(l6) discovery, count noise x0.5", h, claimed);
   EXPECT_GT(h.muLowerBound, claimed);
 }
 
-// (k7) Private column ranges on the CSV path: a numeric column among public 0/1 columns (a
+// (l7) Private column ranges on the CSV path: a numeric column among public 0/1 columns (a
 // declared categorical column: its levels have the public range [0, 1], so only the numeric
 // column is estimated — the subset path, settings.knownRanges). The canary is +X in D, −X in
 // D′ as in (e); the released range of x reaches +X or −X. Broken: the histograms without noise.
@@ -925,7 +1002,7 @@ AuditResult auditCsvRanges(const testing::Faults& faults, std::size_t c) {
   }, kRangeRuns, Objective::kMu);
 }
 
-TEST(PrivacyAudit, K_CsvRangesOnTheSubsetPath) {
+TEST(PrivacyAudit, L_CsvRangesOnTheSubsetPath) {
   // One estimated column: σ = √2/μ_ranges; c = 4σ − ½ rounded, as in (e).
   double claimed = 0;
   {
@@ -943,12 +1020,12 @@ TEST(PrivacyAudit, K_CsvRangesOnTheSubsetPath) {
   const double sigma = std::sqrt(2.0) / claimed;
   const std::size_t c = std::size_t(std::llround(learn::kRangeThresholdSds * sigma - 0.5));
   const AuditResult honest = auditCsvRanges({}, c);
-  reportMu("(k7) ranges through the CSV subset path", honest, claimed);
+  reportMu("(l7) ranges through the CSV subset path", honest, claimed);
   EXPECT_LE(honest.muLowerBound, claimed);
   testing::Faults none;
   none.rangeNoise = 0.0;
   const AuditResult broken = auditCsvRanges(none, c);
-  reportMu("(k7) ranges, histograms without noise", broken, claimed);
+  reportMu("(l7) ranges, histograms without noise", broken, claimed);
   EXPECT_GT(broken.muLowerBound, claimed);
 }
 

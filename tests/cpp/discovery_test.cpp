@@ -111,6 +111,45 @@ TEST(DiscoveryAccounting, ComposesExactlyInThePlan) {
   EXPECT_EQ(none.muDiscovery, 0.0);
 }
 
+// The label's classes from a histogram of their own (request.discoveryLabel, docs/PRIVACY.md):
+// two Gaussian mechanisms whose μ² add up to μ_discovery², each column's δ_τ/m as before.
+TEST(DiscoveryAccounting, TheLabelHasItsOwnHistogramAndTheSameDelta) {
+  for (std::uint64_t m : {1u, 4u}) {
+    plan::PlanRequest r = request(m, 0.3);
+    r.discoveryLabel = true;
+    const plan::Plan p = plan::makePlan(r);
+    EXPECT_NEAR(p.muDiscovery, std::sqrt(0.3) * p.mu, 1e-15);
+    const double tau = accounting::discoveryDeltaThreshold(r.delta);
+    const plan::PlanRequest joint = [&] { plan::PlanRequest j = r; j.discoveryLabel = false; return j; }();
+    const plan::Plan q = plan::makePlan(joint);
+    EXPECT_EQ(q.muTrain, p.muTrain);  // the same split of μ: only discovery's inside changes
+    EXPECT_EQ(p.labelDiscovery.columns, 1u);
+    if (m == 1) {
+      EXPECT_EQ(p.labelDiscovery.mu, p.muDiscovery);  // alone: all of it (as the joint one-column one)
+      EXPECT_EQ(p.labelDiscovery.sigma, q.discovery.sigma);
+      EXPECT_EQ(p.labelDiscovery.threshold, q.discovery.threshold);
+      EXPECT_EQ(p.discovery.columns, 0u);
+      continue;
+    }
+    const double muLabel = p.labelDiscovery.mu, muOthers = p.discovery.mu;
+    EXPECT_NEAR(muLabel * muLabel + muOthers * muOthers, p.muDiscovery * p.muDiscovery, 1e-12);
+    EXPECT_NEAR(muLabel * muLabel, plan::kLabelDiscoveryShare * p.muDiscovery * p.muDiscovery, 1e-12);
+    EXPECT_DOUBLE_EQ(p.labelDiscovery.sigma, std::sqrt(2.0) / muLabel);
+    EXPECT_EQ(p.discovery.columns, m - 1);
+    EXPECT_DOUBLE_EQ(p.discovery.sigma, std::sqrt(2.0 * double(m - 1)) / muOthers);
+    // Per column δ_τ/m, m columns in all: δ_τ, the plan's reserve, as with one histogram.
+    EXPECT_NEAR(p.labelDiscovery.deltaThreshold + p.discovery.deltaThreshold, tau, 1e-12 * tau);
+    EXPECT_DOUBLE_EQ(p.labelDiscovery.threshold,
+                     1 + p.labelDiscovery.sigma * upperNormalQuantile(tau / double(m)));
+    EXPECT_DOUBLE_EQ(p.discovery.threshold, 1 + p.discovery.sigma * upperNormalQuantile(tau / double(m)));
+    // The point of it: the label's σ is √(2/3 · m/1)… below the joint histogram's √(2m)/μ.
+    EXPECT_LT(p.labelDiscovery.sigma, q.discovery.sigma);
+  }
+  plan::PlanRequest bad = request(0, 0.0);
+  bad.discoveryLabel = true;
+  EXPECT_THROW(plan::makePlan(bad), Error);
+}
+
 TEST(DiscoveryAccounting, PlanRejectsBadShares) {
   testing::expectBadParameter([] { plan::makePlan(request(2, 0.0)); }, "discoveryShare");
   testing::expectBadParameter([] { plan::makePlan(request(2, 1.0)); }, "discoveryShare");

@@ -63,6 +63,7 @@ TrainSettings settingsFor(std::size_t classes, double epsilon = 1.0, double rang
   run::Options o;
   o.epsilon = epsilon;
   o.delta = 1e-5;
+  o.multiclass = plan::Multiclass::kOneVsRest;  // this file: one-vs-rest (the joint learner: joint_multiclass_test.cpp)
   o.selector = selector;
   o.rangeShare = rangeShare;
   o.maxIterations = 80;
@@ -277,6 +278,7 @@ TEST(MulticlassPlan, RejectsBadClassesByName) {
 TEST(MulticlassPlan, TheRunLayerResolvesClassesFromTheDataAndAccountsForThem) {
   run::Options o;
   o.epsilon = 1, o.delta = 1e-5;
+  o.multiclass = plan::Multiclass::kOneVsRest;
   EXPECT_EQ(run::resolve(o, 100, 4).plan.classes, 1u);
   EXPECT_EQ(run::resolve(o, 100, 4, 2).plan.classes, 1u);
   EXPECT_EQ(run::resolve(o, 100, 4, 7).plan.classes, 7u);
@@ -573,6 +575,7 @@ TEST(MulticlassNoiseStatistics, EachProblemsNoiseSdIsSigmaFromMuClass) {
   const std::vector<std::int32_t> codes = {0, 1, 2, 0, 1, 2};
   run::Options o;
   o.epsilon = 1, o.delta = 1e-5, o.selector = plan::Selector::kFixed, o.margin = 0.01;
+  o.multiclass = plan::Multiclass::kOneVsRest;
   o.maxIterations = 1, o.output = OutputIterate::kLast, o.intercept = false, o.seed = 2025;
   o.rangeShare = 0.0;
   const TrainSettings settings = run::resolve(o, n, k, K);

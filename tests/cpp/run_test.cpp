@@ -240,6 +240,7 @@ TEST(RunAuto, ResolvedPlanGolden) {
   for (const Case& k : cases) {
     Options o;
     o.epsilon = k.epsilon, o.delta = 1e-5, o.n = k.n, o.d = 50, o.classCount = k.classes;
+    o.multiclass = plan::Multiclass::kOneVsRest;  // the joint learner: joint_multiclass_test.cpp
     const plan::Plan p = account(o);
     const std::string at = "eps=" + std::to_string(k.epsilon) + " n=" + std::to_string(k.n) +
                            " K=" + std::to_string(k.classes);
@@ -332,6 +333,7 @@ TEST(RunAuto, SelectsAmongThreeMarginsOnALargeTable) {
   EXPECT_EQ(below.candidates.size(), 1u);
   EXPECT_EQ(below.muRun, below.muClass);
   EXPECT_EQ(below.scoreSd, 0.0);
+  o.multiclass = plan::Multiclass::kOneVsRest;  // (joint: one mechanism at μ_train, as binary)
   o.n = 80000, o.classCount = 4;  // μ_class halves: score sd 20/μ ≈ 79 ≤ 100 still selects
   EXPECT_TRUE(account(o).selects);
   o.classCount = 9;  // μ_class = μ_train/3: sd ≈ 118 > 100 does not

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -347,6 +348,55 @@ std::string churnTable(std::size_t n) {
   return csv;
 }
 
+// The numbers a describe*() visitor writes, by name.
+struct PlanFields {
+  std::map<std::string, double> values;
+  void number(const char* k, double v) { values[k] = v; }
+  void count(const char*, std::uint64_t) {}
+  void boolean(const char*, bool) {}
+  void text(const char*, const char*) {}
+  void numbers(const char*, const std::vector<double>&) {}
+  template <class F>
+  void list(const char*, std::size_t, F&&) {}
+  template <class F>
+  void object(const char*, F&&) {}
+};
+
+// Declared classes cost nothing: no discovery column, no μ_discovery; undeclared, the label's
+// classes get their own histogram, the larger share, and the plan says which class sizes it
+// finds (classThreshold, classFoundAt).
+TEST(CsvRun, DeclaredClassesSpendNothingOnDiscovery) {
+  std::string csv = "a,b,species\n";
+  const char* names[] = {"Adelie", "Chinstrap", "Gentoo"};
+  for (int i = 0; i < 600; ++i) csv += std::to_string(i % 7) + "," + std::to_string(i % 5) + "," + names[i % 3] + "\n";
+  run::Options o = budget();
+  o.table.label = "species";
+  o.table.classes = std::vector<std::string>{"Adelie", "Chinstrap", "Gentoo"};
+  const Ran declared = runCsv(csv, o);
+  EXPECT_EQ(declared.passes, 2);  // scan, fill: no counting pass
+  EXPECT_EQ(declared.run->settings().plan.discoveryColumns, 0u);
+  EXPECT_EQ(declared.run->settings().plan.discoveryShare, 0.0);
+  EXPECT_FALSE(declared.run->settings().plan.discoveryLabel);
+  EXPECT_EQ(plan::makePlan(declared.run->settings().plan).muDiscovery, 0.0);
+  run::Options u = budget();
+  u.table.label = "species";
+  u.epsilon = 8.0;
+  const Ran discovered = runCsv(csv, u);
+  EXPECT_EQ(discovered.passes, 3);
+  const plan::PlanRequest& r = discovered.run->settings().plan;
+  EXPECT_EQ(r.discoveryColumns, 1u);
+  EXPECT_TRUE(r.discoveryLabel);
+  EXPECT_DOUBLE_EQ(r.discoveryShare, run::kClassDiscoveryShare);
+  EXPECT_EQ(discovered.run->schema().classes, (std::vector<std::string>{"Adelie", "Chinstrap", "Gentoo"}));
+  PlanFields f;
+  const plan::Plan p = plan::makePlan(r);
+  plan::describePlan(p, f);
+  ASSERT_TRUE(f.values.count("classThreshold"));
+  EXPECT_EQ(f.values["classThreshold"], p.labelDiscovery.threshold);
+  EXPECT_EQ(f.values["classFoundAt"], std::ceil(p.labelDiscovery.threshold + 2 * p.labelDiscovery.sigma));
+  EXPECT_LE(f.values["classFoundAt"], 20.0);  // ε = 8, n = 600: a class of 20 rows is found
+}
+
 TEST(CsvRun, TextColumnsMissingCellsAndATextLabel) {
   run::Options o = budget();
   o.table.label = "churn";
@@ -362,7 +412,9 @@ TEST(CsvRun, TextColumnsMissingCellsAndATextLabel) {
   EXPECT_EQ(column(s, "region").levels, (std::vector<std::string>{"north", "south"}));
   const auto& settings = r.run->settings();
   EXPECT_EQ(settings.plan.discoveryColumns, 3u);  // plan, region, the label
-  EXPECT_DOUBLE_EQ(settings.plan.discoveryShare, run::kDiscoveryShare);
+  // A discovered label: its own histogram, and the larger share (docs/MULTICLASS.md).
+  EXPECT_DOUBLE_EQ(settings.plan.discoveryShare, run::kClassDiscoveryShare);
+  EXPECT_TRUE(settings.plan.discoveryLabel);
   // tenure's 6% missing cells (353) are below the private nullable threshold at this n
   // (3·√2·σ_schema ≈ 480 cells): filled with 0, no indicator column.
   EXPECT_GT(settings.plan.schemaCoordinates, 0u);

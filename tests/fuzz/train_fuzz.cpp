@@ -104,7 +104,8 @@ void train(FuzzedDataProvider& in) {
   const std::uint64_t errors = ln::countErrors(data.view(), result.weights);
   if (errors > n) fail("more errors than rows");
   if (in.remaining_bytes() == 0 || !in.ConsumeBool()) return;
-  // One-vs-rest on the same raw rows (appended at the end: earlier inputs keep their meaning).
+  // A multiclass label on the same raw rows (appended at the end: earlier inputs keep their
+  // meaning): the joint learner by default, one-vs-rest when the options ask for it.
   const std::size_t classes = in.ConsumeIntegralInRange<std::size_t>(2, 52);
   std::vector<std::int32_t> codes(n);
   for (auto& c : codes) c = in.ConsumeIntegralInRange<std::int32_t>(-2, std::int32_t(classes) + 1);
@@ -123,17 +124,23 @@ void train(FuzzedDataProvider& in) {
   }
   const ln::OneVsRestResult& r = ovr.result();
   if (r.problems.size() != problems || r.plan.request.classes != problems) fail("problem count");
+  // The joint learner (the default for 3+ classes): one problem of K weight vectors.
+  const bool joint = ovr.joint();
+  if (joint != (r.plan.request.jointClasses > 0) || (joint && (problems != 1 || r.plan.request.jointClasses != classes))) {
+    fail("joint multiclass plan");
+  }
+  const std::size_t vectors = joint ? classes : problems;
   std::vector<double> stacked;
   for (const ln::TrainResult& p : r.problems) {
-    if (p.weights.size() != width) fail("one-vs-rest weights of the wrong length");
+    if (p.weights.size() != width * (joint ? classes : 1)) fail("one-vs-rest weights of the wrong length");
     for (double w : p.weights) {
       if (!std::isfinite(w)) fail("non-finite one-vs-rest weight");
     }
     stacked.insert(stacked.end(), p.weights.begin(), p.weights.end());
   }
-  const ln::Predictions predicted = ln::predict(ovr.data(), stacked, problems);
+  const ln::Predictions predicted = ln::predict(ovr.data(), stacked, vectors);
   for (std::int32_t label : predicted.labels) {
-    if (problems == 1 ? (label != 1 && label != -1) : (label < 0 || std::size_t(label) >= problems)) {
+    if (vectors == 1 ? (label != 1 && label != -1) : (label < 0 || std::size_t(label) >= vectors)) {
       fail("predicted class out of range");
     }
   }

@@ -177,7 +177,7 @@ describe.each(CASES.map((c, i) => [c[0], ...c.slice(1), i]))("%s", (_name, file,
 });
 
 describe("multiclass labels (3 and 50 classes)", () => {
-  test.each(MULTICLASS)("%s: the classes resolve and train one-vs-rest; predictCsv scores every class", async (file, options, k) => {
+  test.each(MULTICLASS)("%s: the classes resolve and train (one joint model by default); predictCsv scores every class", async (file, options, k) => {
     const summary = await dp.summarizeCsv(csvFile(pathOf(file)), options);
     expect(summary.schema.classes).toHaveLength(k);
     expect(summary.schema.classSource).toBe("declared");

@@ -21,7 +21,7 @@ test("node-train.mjs trains on a CSV, writes the model file and the predictions 
   expect(run.stdout).toMatch(/accuracy 0\.\d{4}, ROC AUC [01]\.\d{4} \(local, not private\)/);
 
   const model = JSON.parse(readFileSync(`${prefix}-model.json`, "utf8"));
-  expect(model.version).toBe(2);
+  expect(model.version).toBe(3);
   expect(model.label).toMatchObject({ column: "outcome", positive: "yes" });
   expect(model.seeded ?? model.privacy?.seeded).toBeFalsy();
 

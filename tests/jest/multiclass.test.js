@@ -1,6 +1,7 @@
-// Multiclass labels trained one-vs-rest under one (ε, δ) (docs/MULTICLASS.md), through the
-// public API, the CSV reader, worker shards and the command line: the report and the plan's
-// exact split, model file version 2 (multiclass and binary) and version 1 compatibility, and
+// Multiclass labels trained one-vs-rest (multiclass: "one-vs-rest") under one (ε, δ)
+// (docs/MULTICLASS.md), through the public API, the CSV reader, worker shards and the command
+// line: the report and the plan's exact split, model file version 3 (multiclass and binary) and
+// versions 1 and 2 compatibility (the joint learner, the default: joint_multiclass.test.js), and
 // every new bad option → BAD_PARAMETER naming it (the module keeps working after each).
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -43,19 +44,21 @@ const accuracy = (predicted, truth) => {
 const train = clusters(3000, 8, 3, 0.3, 1);
 const heldOut = clusters(3000, 8, 3, 0.3, 2);
 const budget = { epsilon: 1, delta: 1e-5 };
+const ovr = { ...budget, multiclass: "one-vs-rest" };
 
 describe("train() with classes", () => {
   let result;
   const progress = [];
   let planned;
   beforeAll(async () => {
-    result = await dp.train(train, { ...budget, seed: 3, selector: "iter", onPlan: (p) => { planned = p; }, onProgress: (p) => progress.push(p) });
+    result = await dp.train(train, { ...ovr, seed: 3, selector: "iter", onPlan: (p) => { planned = p; }, onProgress: (p) => progress.push(p) });
   });
 
   test("trains one binary problem per class under the one budget", () => {
     const { report } = result;
     const plan = report.plan;
     expect(plan.classes).toBe(3);
+    expect(plan.multiclass).toBe("one-vs-rest");
     // Exact GDP composition of the K problems: √K·μ_class = μ_train, μ² = μ_ranges² + μ_train².
     expect(Math.abs(Math.sqrt(3) * plan.muClass - plan.muTrain)).toBeLessThanOrEqual(1e-12 * plan.muTrain);
     expect(plan.muRanges ** 2 + plan.muTrain ** 2).toBeCloseTo(plan.mu ** 2, 14);
@@ -103,10 +106,11 @@ describe("train() with classes", () => {
     console.log(`one-vs-rest, 3 classes, n = 3000, d = 8, ε = 1 (seeded): held-out accuracy ${acc}`);
   });
 
-  test("model file version 2 round trip", () => {
+  test("model file version 3 round trip (and the same file as version 2)", () => {
     const { model } = result;
     const file = model.toJSON();
-    expect(file.version).toBe(2);
+    expect(file.version).toBe(3);
+    expect(file.multiclass).toBe("one-vs-rest");
     expect(file.label).toEqual({ column: null, classes: train.classes });
     expect(file.weights).toHaveLength(3);
     file.weights.forEach((w) => expect(w).toHaveLength(8));
@@ -126,6 +130,12 @@ describe("train() with classes", () => {
     expect(Array.from(b.scores)).toEqual(Array.from(a.scores));
     expect(b.predicted).toEqual(a.predicted);
     expect(loaded.toJSON()).toEqual(file);
+    // Version 2 (one-vs-rest, before `multiclass`) is read and predicts the same.
+    const { multiclass, ...rest } = file;
+    expect(multiclass).toBe("one-vs-rest");
+    const v2 = dp.modelFromJSON({ ...rest, version: 2 });
+    expect(Array.from(v2.predict(heldOut.features).scores)).toEqual(Array.from(a.scores));
+    expect(() => dp.modelFromJSON({ ...file, version: 2 })).toThrow(expect.objectContaining({ code: "BAD_MODEL", message: expect.stringContaining("version 3") }));
     // Multiclass files are validated as carefully as binary ones.
     const bad = (change, what) => expect(() => dp.modelFromJSON({ ...structuredClone(file), ...change(structuredClone(file)) }))
       .toThrow(expect.objectContaining({ code: "BAD_MODEL", message: expect.stringContaining(what) }));
@@ -154,8 +164,8 @@ describe("train() with classes", () => {
 });
 
 test("two worker shards give the one-thread run (K = 3)", async () => {
-  const one = await dp.train(train, { ...budget, seed: 8 });
-  const two = await dp.train(train, { ...budget, seed: 8, workers: 2 });
+  const one = await dp.train(train, { ...ovr, seed: 8 });
+  const two = await dp.train(train, { ...ovr, seed: 8, workers: 2 });
   expect(two.report.perClass.map((c) => c.selectedCandidate)).toEqual(one.report.perClass.map((c) => c.selectedCandidate));
   // The default selector (auto) scores nothing: NaN on both sides.
   two.report.perClass.forEach((c, k) => c.candidates.forEach((x, j) =>
@@ -167,20 +177,20 @@ test("two worker shards give the one-thread run (K = 3)", async () => {
 }, 60_000);
 
 test("the fixed-margin learner trains every class; 50 classes are accepted", async () => {
-  const f = await dp.train(train, { ...budget, seed: 2, selector: "fixed", margin: 0.2 });
+  const f = await dp.train(train, { ...ovr, seed: 2, selector: "fixed", margin: 0.2 });
   expect(f.report.perClass.map((c) => c.selectedMargin)).toEqual([0.2, 0.2, 0.2]);
   expect(f.report.plan.muRun).toBe(f.report.plan.muClass);
   const fifty = clusters(500, 50, 50, 0.3, 4);
-  const r = await dp.train(fifty, { ...budget, seed: 2, maxIterations: 5 });
+  const r = await dp.train(fifty, { ...ovr, seed: 2, maxIterations: 5 });
   expect(r.report.plan.classes).toBe(50);
   expect(r.model.toJSON().weights).toHaveLength(50);
 });
 
-describe("binary models: version 2 written, version 1 read", () => {
+describe("binary models: version 3 written, versions 1 and 2 read", () => {
   test("a binary CSV model names its class: label.classes = [positive]", async () => {
     const { model, report } = await runConfig(dp, CONFIGS["iter-tight-ranges"]);
     const file = model.toJSON();
-    expect(file.version).toBe(2);
+    expect(file.version).toBe(3);
     expect(file.label).toEqual({ column: "diagnosis", positive: "malignant", classes: ["malignant"] });
     expect(report.classes).toBeNull();
     expect(report.perClass).toBeNull();
@@ -223,7 +233,7 @@ describe("a multiclass CSV (declared classes)", () => {
   const csvTest = rows(clusters(600, 4, 3, 0.3, 6));
 
   test("trainCsv and predictCsv", async () => {
-    const { model, report, table } = await dp.trainCsv(csvTrain, { label: "species", classes: names }, { ...budget, seed: 1 });
+    const { model, report, table } = await dp.trainCsv(csvTrain, { label: "species", classes: names }, { ...ovr, seed: 1 });
     expect(table.label).toEqual({ column: "species", classes: names, positive: "", classSource: "declared" });
     expect(report.classes).toEqual(names);
     expect(model.toJSON().label).toEqual({ column: "species", classes: names });
@@ -271,7 +281,7 @@ describe("a multiclass CSV (declared classes)", () => {
     writeFileSync(trainFile, csvTrain);
     writeFileSync(testFile, csvTest);
     const t = cli("train", trainFile, "--label", "species", "--classes", names.join(","), "--epsilon", "1",
-      "--delta", "1e-5", "--seed", "4", "--test", testFile, "--out", modelFile, "--json");
+      "--delta", "1e-5", "--seed", "4", "--test", testFile, "--out", modelFile, "--json", "--multiclass", "one-vs-rest");
     expect(t.code).toBe(0);
     const out = JSON.parse(t.stdout);
     expect(out.label).toMatchObject({ column: "species", classes: names, classSource: "declared" });
@@ -279,7 +289,7 @@ describe("a multiclass CSV (declared classes)", () => {
     expect(out.testAccuracy).toBeGreaterThan(0.85);
     expect(out.testRows).toBe(600);  // rows, not rows × classes
     expect(out.test.rows).toBe(600);
-    const text = cli("train", trainFile, "--label", "species", "--classes", names.join(","), "--epsilon", "1", "--delta", "1e-5");
+    const text = cli("train", trainFile, "--label", "species", "--classes", names.join(","), "--epsilon", "1", "--delta", "1e-5", "--multiclass", "one-vs-rest");
     expect(text.code).toBe(0);
     expect(text.stdout).toMatch(/one-vs-rest over 3 classes/);
     const p = cli("predict", modelFile, testFile);
@@ -289,7 +299,7 @@ describe("a multiclass CSV (declared classes)", () => {
     expect(lines).toHaveLength(601);
     expect(names).toContain(lines[1].split(",")[1]);
     // The data-free plan of a multiclass run.
-    const a = cli("account", "--epsilon", "1", "--delta", "1e-5", "--n", "1000", "--d", "10", "--class-count", "5", "--json");
+    const a = cli("account", "--epsilon", "1", "--delta", "1e-5", "--n", "1000", "--d", "10", "--class-count", "5", "--json", "--multiclass", "one-vs-rest");
     expect(a.code).toBe(0);
     expect(JSON.parse(a.stdout).classes).toBe(5);
     const bad = cli("train", trainFile, "--label", "species", "--classes", "Adelie,Gentoo", "--epsilon", "1", "--delta", "1e-5");
@@ -307,6 +317,9 @@ describe("every new bad option → BAD_PARAMETER naming it; the module keeps wor
     ["classes", () => dp.train({ ...small, classes: ["a", "b", 3] }, budget)],
     ["classes", () => dp.train({ ...clusters(60, 4, 51, 0.3, 9) }, budget)],
     ["selector", () => dp.train(small, { ...budget, selector: "privtune" })],
+    ["selector", () => dp.train(small, { ...ovr, selector: "privtune" })],
+    ["multiclass", () => dp.train(small, { ...budget, multiclass: "ovr" })],
+    ["multiclassLoss", () => dp.train(small, { ...budget, multiclassLoss: "logistic" })],
     ["classes", () => dp.train(small, { ...budget, classes: 3 })],
     ["classCount", () => dp.account({ ...budget, n: 100, d: 5, classCount: 1 })],
     ["classCount", () => dp.account({ ...budget, n: 100, d: 5, classCount: 51 })],
@@ -340,9 +353,11 @@ describe("every new bad option → BAD_PARAMETER naming it; the module keeps wor
   });
 
   test("the plan of a multiclass table before reading it", () => {
-    const plan = dp.planFor(budget, { rows: 1000, features: 9, classes: 4 });
+    const plan = dp.planFor(ovr, { rows: 1000, features: 9, classes: 4 });
     expect(plan.classes).toBe(4);
     expect(plan.muClass * 2).toBeCloseTo(plan.muTrain, 14);
+    const joint = dp.planFor(budget, { rows: 1000, features: 9, classes: 4 });
+    expect(joint).toMatchObject({ classes: 4, multiclass: "joint", muTrain: plan.muTrain });
     expect(dp.planFor(budget, { rows: 1000, features: 9 }).classes).toBeUndefined();
   });
 });

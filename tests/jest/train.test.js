@@ -153,10 +153,10 @@ test("model file round trip: predictions equal in-process predictions", async ()
   expect(Array.from(loaded.predict(table.features).scores)).toEqual(Array.from(model.predict(table.features).scores));
   const file = model.toJSON();
   expect(file.format).toBe("dpmargin-model");
-  expect(file.version).toBe(2);  // version 2 (issue 14): encoding, schema and classes when read from a CSV
+  expect(file.version).toBe(3);  // version 2 (issue 14): encoding, schema and classes when read from a CSV; 3 (issue 31): multiclass joint or one-vs-rest
   expect(file.weights).toHaveLength(20);
   expect(typeof file.intercept).toBe("number");
-  expect(() => dp.modelFromJSON({ ...file, version: 3 })).toThrow(expect.objectContaining({ code: "BAD_MODEL" }));
+  expect(() => dp.modelFromJSON({ ...file, version: 4 })).toThrow(expect.objectContaining({ code: "BAD_MODEL" }));
   // A version 1 file (no encoding) still loads and predicts the same.
   const v1 = dp.modelFromJSON({ ...file, version: 1 });
   expect(Array.from(v1.predict(table.features).scores)).toEqual(Array.from(model.predict(table.features).scores));

@@ -73,7 +73,8 @@ class WasmTrainer {
   void release() { trainer_.reset(); }
 
   // The next request, with COPIES of its arrays (they are posted to workers): {kind: "setup",
-  // k, clipRadius, phi: Float32Array k×width row-major | null, c: Float64Array m} |
+  // k, clipRadius, phi: Float32Array k×width row-major | null, c: Float64Array m, classes: 0 or K
+  // (a joint multiclass step: K weight columns per candidate, labels are class codes), loss} |
   // {kind: "gradients", k, m, weights: Float32Array k×m column-major} | {kind: "errors", m,
   // weights: Float64Array width×m column-major} | {kind: "labels", labels: Int8Array n (every
   // row; a shard takes its own)} | {kind: "done"}.
@@ -88,6 +89,8 @@ class WasmTrainer {
         o.set("phi", r.setup->phi.size() ? float32Array(r.setup->phi.data(), std::size_t(r.setup->phi.size()))
                                          : val::null());
         o.set("c", float64Array(r.setup->c.data(), std::size_t(r.setup->c.size())));
+        o.set("classes", double(r.setup->classes));
+        o.set("loss", std::string(plan::toString(r.setup->loss)));
         break;
       case learn::ShardRequest::Kind::kGradients:
         o.set("kind", std::string("gradients"));
@@ -149,9 +152,12 @@ class WasmShard {
     if (y.size() != shard().rows()) throwBadParameter("labels", "one per shard row", double(y.size()));
     shard().setLabels(y.data());
   }
-  void setup(val k, val clipRadius, val phi, val c) {
+  // classes: 0 (binary) or K of a joint multiclass step; loss: its name (the core's parser).
+  void setup(val k, val clipRadius, val phi, val c, val classes, val loss) {
     learn::StepSetup s;
     s.k = toCount(k, "k", 1);
+    s.classes = toCount(classes, "classes", 0);
+    s.loss = plan::parseJointLoss(toText(loss, "loss"), "loss");
     s.clipRadius = toNumber(clipRadius, "clipRadius");
     requirePositive("clipRadius", s.clipRadius);
     const std::vector<double> cs = toDoubles(c, "c");
@@ -163,7 +169,7 @@ class WasmShard {
       s.phi = Eigen::Map<const learn::RowMatrixXf>(p.data(), Eigen::Index(s.k), Eigen::Index(shard().width()));
     }
     shard().setup(s);
-    w_.resize(Eigen::Index(s.k), s.c.size());
+    w_.resize(Eigen::Index(s.k), s.c.size() * Eigen::Index(s.classes > 0 ? s.classes : 1));
   }
   // weights: Float32Array k×m column-major → a Float64Array k×m (a view: copy it at once).
   val gradients(val weights) {
@@ -173,13 +179,14 @@ class WasmShard {
     shard().gradients(w_, out_);
     return val(emscripten::typed_memory_view(std::size_t(out_.size()), out_.data()));
   }
-  // weights: Float64Array width×m column-major → a Float64Array of m error counts.
+  // weights: Float64Array width×m column-major → a Float64Array of error counts, one per
+  // candidate (a joint multiclass step: m = candidates × K columns, K per candidate).
   val countErrors(val weights, val m) {
     const std::vector<double> w = toDoubles(weights, "weights");
     const std::size_t cols = toCount(m, "m", 1);
     if (w.size() != cols * shard().width()) throwBadParameter("weights", "width x m values", double(w.size()));
     const Eigen::Map<const Eigen::MatrixXd> wm(w.data(), Eigen::Index(shard().width()), Eigen::Index(cols));
-    std::vector<std::uint64_t> counts(cols);
+    std::vector<std::uint64_t> counts(shard().classes() > 0 ? cols / shard().classes() : cols);
     shard().countErrors(wm, counts.data());
     std::vector<double> out(counts.begin(), counts.end());
     return float64Array(out);

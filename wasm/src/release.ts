@@ -17,8 +17,8 @@
 import { DpMarginError } from "./errors.js";
 
 const MODEL_FIELDS = [
-  // The file's own fields and the library version.
-  "format", "version", "library",
+  // The file's own fields, the multiclass scheme (an option) and the library version.
+  "format", "version", "library", "multiclass",
   // The model: column names (public), weights and intercept (accounted outputs; one row per
   // class for a multiclass model).
   "features[]", "weights[]", "weights[][]", "intercept", "intercept[]",
@@ -38,7 +38,7 @@ const MODEL_FIELDS = [
   ...schemaFields("schema."),
   // The privacy record: the budget and its split (the plan), the mechanism's names.
   "privacy.epsilon", "privacy.delta", "privacy.mu", "privacy.muRanges", "privacy.muTrain",
-  "privacy.muSchema", "privacy.muDiscovery", "privacy.muClass", "privacy.classes",
+  "privacy.muSchema", "privacy.muDiscovery", "privacy.muClass", "privacy.classes", "privacy.multiclass",
   "privacy.neighbouring", "privacy.calibration", "privacy.selector", "privacy.seeded",
   // The selection record (the plan's numbers and the noisy scores), one per class when multiclass.
   ...selectionFields("selection."), ...selectionFields("selection[]."), "selection[].class",

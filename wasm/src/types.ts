@@ -52,6 +52,13 @@ export interface MethodOptions {
   pruning?: Pruning;
   /** Noise-floor pruning keeps γ only if 2Δ√k/(n·μ_run) ≤ pruneRatio (default 100). */
   pruneRatio?: number;
+  /** A label of 3 or more classes: "joint" (default) trains ONE noisy-GD model on the K × d
+   *  weight matrix with the whole budget (sensitivity 2√2·R/c); "one-vs-rest" trains K binary
+   *  problems at μ_train/√K each (docs/MULTICLASS.md). Ignored for a binary label. */
+  multiclass?: "joint" | "one-vs-rest";
+  /** The joint model's loss: "hinge" (default; the multiclass hinge of Crammer–Singer) or
+   *  "softmax" (multinomial logistic). */
+  multiclassLoss?: "hinge" | "softmax";
   /** Public bound b on ‖x‖₂ after preprocessing (default 1). */
   normBound?: number;
 }
@@ -81,8 +88,9 @@ export interface AccountOptions extends MethodOptions {
   n: number;
   /** Model dimension, the intercept included, d ≥ 1. */
   d: number;
-  /** Classes of the label (default 2: binary). 3 to 50 train one-vs-rest: one binary problem
-   *  per class, each with μ_class = μ_train/√classes (docs/MULTICLASS.md). */
+  /** Classes of the label (default 2: binary). 3 to 50: one joint model at μ_train (default),
+   *  or with `multiclass: "one-vs-rest"` one binary problem per class, each with
+   *  μ_class = μ_train/√classes (docs/MULTICLASS.md). */
   classes?: number;
 }
 
@@ -154,10 +162,14 @@ export interface Plan {
   /** μ of the private column ranges (0 when none) and of training: μ² = μ_ranges² + μ_train². */
   muRanges: number;
   muTrain: number;
-  /** One-vs-rest only (a label of 3 to 50 classes; absent for a binary label): the number of
-   *  binary problems trained (one per class) and the μ of each, μ_class = μ_train/√classes —
-   *  every candidate and score number below is that of one problem (docs/MULTICLASS.md). */
+  /** A label of 3 to 50 classes (absent for a binary label): its number of classes and how they
+   *  train — "joint": one model on K × k weights at μ_train (every candidate's sensitivity is
+   *  2√2·R/c, its noise has k·K coordinates), with `multiclassLoss`; "one-vs-rest": K binary
+   *  problems, each at `muClass` = μ_train/√classes, and every candidate and score number below
+   *  is that of one problem (docs/MULTICLASS.md). */
   classes?: number;
+  multiclass?: "joint" | "one-vs-rest";
+  multiclassLoss?: "hinge" | "softmax";
   muClass?: number;
   rangeShare: number;
   /** Private category discovery (CSV runs; 0 when none): its μ, the number of columns (label
@@ -169,6 +181,14 @@ export interface Plan {
   discoverySigma?: number;
   discoveryThreshold?: number;
   discoveryDeltaThreshold?: number;
+  /** The label's classes discovered (an undeclared text label): their own noisy histogram's μ
+   *  and σ, its threshold τ (a class with τ training rows is found half of the time) and
+   *  classFoundAt = ⌈τ + 2σ⌉ (found with probability 97.7%): the plan's statement of which class
+   *  sizes it will see (docs/MULTICLASS.md, "Class lists at small n"). */
+  classDiscoveryMu?: number;
+  classDiscoverySigma?: number;
+  classThreshold?: number;
+  classFoundAt?: number;
   /** The private schema decisions of a CSV run (kinds, nullable, the label's class source, read
    *  off noisy cell counts; docs/PRIVACY.md, "The schema"): the number of noisy counts, the share
    *  of the budget, its μ and the counts' noise sd. Absent when the schema asks nothing. */
@@ -286,7 +306,7 @@ export interface TrainReport {
   plan: Plan;
   /** The released noisy-GD iterate. */
   output: OutputIterate;
-  /** The selected margin (multiclass: that of the first class; every class's is in
+  /** The selected margin (one-vs-rest: that of the first class; every class's is in
    *  `perClass`). */
   selectedMargin: number;
   /** Index of the selected margin in `plan.candidates`. */
@@ -294,8 +314,9 @@ export interface TrainReport {
   /** Iter: every candidate with its noisy score; PrivTune: the selected one only (its theorem
    *  covers the selected run with the number of runs K hidden: K is never released). */
   candidates: CandidateReport[];
-  /** Multiclass (one-vs-rest): the class names, in code order, and every class's selection
-   *  record; null for a binary label. */
+  /** Multiclass: the class names, in code order (null for a binary label); one-vs-rest also
+   *  every class's selection record in `perClass` (null otherwise: the joint model has one
+   *  selection record, the fields above). */
   classes: string[] | null;
   perClass: ClassReport[] | null;
   /** Column ranges used for min–max scaling ([lo, hi] per feature), null when none; released

@@ -126,7 +126,7 @@ function evaluateMulticlass(scores: Float64Array, truth: ArrayLike<number>, labe
   return evaluateCodes(truth, labels, classes, y, y.majorityClass >= 0 ? classes[y.majorityClass] : "(other)");
 }
 
-const isMulticlass = (m: AnyModelFile): m is MulticlassModelFile => m.version === 2 && Array.isArray(m.weights[0]);
+const isMulticlass = (m: AnyModelFile): m is MulticlassModelFile => m.version !== 1 && Array.isArray(m.weights[0]);
 
 /** The predictions of `model` on its own training rows (trainCsv's `trainingPredictions`:
  *  scored in the module, no second read of the file), evaluated against their labels. */

@@ -105,12 +105,13 @@ export interface TrainOutcome {
   report: TrainReport;
   /** Not released, not private: the run count (PrivTune's K) and the time. */
   local: LocalRunInfo;
-  /** The model file (SPEC §5.3; version 2 for 3 or more classes) with its label and schema. */
+  /** The model file (SPEC §5.3, docs/MODEL_FORMAT.md; version 3) with its label and schema. */
   model: AnyModelFile;
   train: Evaluation;
   test: Evaluation | null;
   split: { rows: number; trainRows: number; testRows: number; testFraction: number; seed: number };
-  /** Training rows whose label is none of the discovered classes (trained as negatives): a
+  /** Training rows whose label is none of the discovered classes (one-vs-rest: trained as
+   *  negatives; joint: left out of the gradients): a
    *  local count, not released (the package's `table.labelOutside`). */
   labelOutside: number;
 }

@@ -48,7 +48,11 @@ export function ledger(o: TrainOutcome): LedgerRow[] {
     { key: "mu-ranges", label: "μ_ranges (private column ranges)", value: r.muRanges > 0 ? f(r.muRanges) : "0 (no private ranges)", raw: r.muRanges },
     { key: "mu-train", label: "μ_train (training and selection)", value: f(r.muTrain), raw: r.muTrain },
   );
-  if (r.classes) rows.push({ key: "mu-class", label: `μ per class (${r.classes} one-vs-rest problems, μ_train/√${r.classes})`, value: f(r.muClass ?? Number.NaN), raw: r.muClass ?? 0 });
+  if (r.classes && r.multiclass === "joint") {
+    rows.push({ key: "multiclass", label: "multiclass", value: `one joint model over ${r.classes} classes (${r.multiclassLoss ?? "hinge"} loss) at μ_train, sensitivity 2√2·R/c`, raw: "joint" });
+  } else if (r.classes) {
+    rows.push({ key: "mu-class", label: `μ per class (${r.classes} one-vs-rest problems, μ_train/√${r.classes})`, value: f(r.muClass ?? Number.NaN), raw: r.muClass ?? 0 });
+  }
   rows.push(
     { key: "mu-run", label: "μ per base run", value: f(r.muRun), raw: r.muRun },
     { key: "score-sd", label: "score noise sd", value: r.selects ? f(r.scoreSd) : "— (no selection)", raw: r.scoreSd },
@@ -69,13 +73,17 @@ export function releasedItems(o: TrainOutcome): string[] {
   const p = r.plan;
   const selected = p.candidates[r.selectedCandidate];
   const K = r.classes?.length ?? 0;
-  const items = K >= 3
+  const joint = p.multiclass === "joint";
+  const items = K >= 3 && joint
+    ? [`the model: ${K} weight vectors of ${p.d} weights (one per class, trained jointly) and the class names ${r.classes!.map((c) => `“${c}”`).join(", ")}`,
+      `the selected margin γ = ${f(r.selectedMargin, 6)} (k = ${selected.k}${selected.projected ? ", JL-projected" : ", no projection"})`]
+    : K >= 3
     ? [`the model: ${K} weight vectors of ${p.d} weights (one per class, one-vs-rest) and the class names ${r.classes!.map((c) => `“${c}”`).join(", ")}`,
       `every class's selected margin γ (${r.perClass!.map((c) => `${c.class}: ${f(c.selectedMargin, 4)}`).join(", ")})`]
     : [`the model: ${p.d} weights in the preprocessed space${o.model.intercept !== null ? " (one of them the intercept)" : ""}`,
       `the selected margin γ = ${f(r.selectedMargin, 6)} (k = ${selected.k}${selected.projected ? ", JL-projected" : ", no projection"})`];
   if (p.selector === "privtune") items.push("the selected candidate only (its theorem keeps the number of runs K hidden)");
-  else if (p.selects) items.push(`the noisy score, k, T and σ of all ${r.candidates.length} margin candidates${K >= 3 ? " of every class" : ""}`);
+  else if (p.selects) items.push(`the noisy score, k, T and σ of all ${r.candidates.length} margin candidates${K >= 3 && !joint ? " of every class" : ""}`);
   else items.push("nothing else (one run at the given margin)");
   if (r.columnScalings) {
     // Per column, the path its scaling took (docs/SCALING.md): each count said, zeros left out.
@@ -121,12 +129,13 @@ export function reportJSON(o: TrainOutcome): Record<string, unknown> {
     mechanism: {
       method: "noisy gradient descent on JL projections over a grid of margins, private selection (Wang, Zhu, Wang, ICML 2025)",
       selector: p.selector, calibration: p.calibration, score: p.score, output: r.output,
-      neighbouring: p.neighbouring, multiclass: label.classes ? "one-vs-rest" : null,
+      neighbouring: p.neighbouring, multiclass: label.classes ? p.multiclass ?? "one-vs-rest" : null,
+      ...(p.multiclass === "joint" ? { multiclassLoss: p.multiclassLoss } : {}),
     },
     privacy: {
       epsilon: p.epsilon, delta: p.delta, epsilonSpent: p.epsilonSpent, mu: p.mu,
       muDiscovery: disc.muDiscovery ?? 0, muRanges: p.muRanges, muTrain: p.muTrain,
-      ...(p.classes ? { classes: p.classes, muClass: p.muClass } : {}),
+      ...(p.classes ? (p.multiclass === "joint" ? { classes: p.classes } : { classes: p.classes, muClass: p.muClass }) : {}),
       muRun: p.muRun, scoreSd: p.scoreSd, rangeShare: p.rangeShare,
     },
     plan: p,
@@ -160,7 +169,7 @@ export function reportMarkdown(o: TrainOutcome): string {
   lines.push("This report holds only what may be published: the mechanism, its budget, the plan, what was",
     "released and the public choices. Whatever was computed on the data outside the accounting is in",
     "the run summary, which is not for publication.", "");
-  lines.push(`Label \`${label.column}\`` + (label.classes ? `, ${label.classes.length} classes (one-vs-rest): ${label.classes.map((c) => `\`${c}\``).join(", ")}`
+  lines.push(`Label \`${label.column}\`` + (label.classes ? `, ${label.classes.length} classes (${r.plan.multiclass === "joint" ? "one joint model" : "one-vs-rest"}): ${label.classes.map((c) => `\`${c}\``).join(", ")}`
     : `, positive class \`${label.positive}\``) + `; ${o.model.features.length} model columns; n = ${r.plan.n} training rows (public).`, "");
   lines.push("## Privacy accounting", "", "| quantity | value |", "|---|---|");
   for (const row of ledger(o)) lines.push(`| ${row.label} | ${row.value} |`);

@@ -38,12 +38,28 @@ OneVsRest::OneVsRest(Dataset& data, const std::int32_t* codes, std::size_t class
     throwBadParameter("classes", "2 (a binary label in the dataset's labels) when no class codes are given",
                       double(classes));
   }
+  // The joint learner (settings.plan.jointClasses = K): one problem whose labels are the codes.
+  joint_ = settings.plan.jointClasses > 0;
+  if (joint_) {
+    if (settings.plan.jointClasses != classes || classes < 3) {
+      throw Error(ErrorCode::kInternal, "", "one-vs-rest: the joint learner's classes are not the label's");
+    }
+    problems_ = 1;
+  }
   if (!data.labelled()) throwBadParameter("labels", "present for training", 0.0);
   if (codes != nullptr) {
     codes_.assign(codes, codes + data.rows());
     requireTwoClasses(codes_, classes_);
     writeLabels(0, data.labels());
     data.validate(false);  // the values (NON_FINITE); the labels are ±1 by construction
+    if (joint_) {
+      // The joint learner's rows carry their class code (−1: none of the classes) in the labels.
+      std::int8_t* y = data.labels();
+      for (std::size_t i = 0; i < codes_.size(); ++i) {
+        y[i] = codes_[i] >= 0 && static_cast<std::size_t>(codes_[i]) < classes_ ? static_cast<std::int8_t>(codes_[i])
+                                                                              : std::int8_t{-1};
+      }
+    }
   }
   settings_.plan.classes = problems_;
   // The first problem: exactly a binary run (validation, plan, private ranges with μ_ranges,

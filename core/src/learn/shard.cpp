@@ -6,6 +6,7 @@
 
 #include "dpmargin/error.hpp"
 #include "dpmargin/learn/kernels.hpp"
+#include "dpmargin/learn/multiclass_kernel.hpp"
 #include "dpmargin/learn/trainer.hpp"
 
 namespace dpmargin::learn {
@@ -98,17 +99,31 @@ void Shard::setup(const StepSetup& s) {
   clipFactors(rows_.z, rows_.stride, rows_.n, rows_.k, s.clipRadius, scale_);
   rows_.scale = scale_.data();
   c_ = s.c;
-  partial_.assign(s.k * static_cast<std::size_t>(c_.size()), 0.0f);
+  if (s.classes != 0 && (s.classes < 3 || s.classes > plan::kMaxClasses)) {
+    throwBadParameter("classes", "0 (binary) or 3 to 50", double(s.classes));
+  }
+  classes_ = s.classes;
+  loss_ = s.loss;
+  const std::size_t columns = static_cast<std::size_t>(c_.size()) * (classes_ > 0 ? classes_ : 1);
+  partial_.assign(s.k * columns, 0.0f);
   compensation_.assign(partial_.size(), 0.0);
+  wt_.assign(classes_ > 0 ? s.k * classes_ : 0, 0.0f);
   ready_ = true;
 }
 
 void Shard::gradients(const Eigen::MatrixXf& w, Eigen::MatrixXd& out) {
   if (!ready_) throw Error(ErrorCode::kInternal, "", "shard gradients before setup");
-  if (w.rows() != static_cast<Eigen::Index>(rows_.k) || w.cols() != c_.size()) {
+  const Eigen::Index perCandidate = classes_ > 0 ? Eigen::Index(classes_) : 1;
+  if (w.rows() != static_cast<Eigen::Index>(rows_.k) || w.cols() != c_.size() * perCandidate) {
     throwBadParameter("weights", "k x m for the current step", double(w.size()));
   }
   out.resize(w.rows(), w.cols());
+  if (classes_ > 0) {
+    kernels::multiclassGradients(rows_, classes_, loss_, c_.data(), w.data(), rows_.k,
+                                 static_cast<std::size_t>(c_.size()), partial_.data(), compensation_.data(),
+                                 wt_.data(), out.data());
+    return;
+  }
   kernels::hingeGradients(rows_, c_.data(), w.data(), rows_.k, static_cast<std::size_t>(w.cols()),
                           partial_.data(), compensation_.data(), out.data());
 }
@@ -116,6 +131,13 @@ void Shard::gradients(const Eigen::MatrixXf& w, Eigen::MatrixXd& out) {
 void Shard::countErrors(const Eigen::MatrixXd& w, std::uint64_t* out) const {
   if (static_cast<std::size_t>(w.rows()) != view_.width) {
     throwBadParameter("weights", "of length " + std::to_string(view_.width), double(w.rows()));
+  }
+  if (classes_ > 0) {
+    if (w.cols() % Eigen::Index(classes_) != 0) {
+      throwBadParameter("weights", "K columns per candidate", double(w.cols()));
+    }
+    kernels::multiclassErrors(view_, classes_, w.data(), static_cast<std::size_t>(w.cols()) / classes_, out);
+    return;
   }
   std::vector<double> column(view_.width);
   for (Eigen::Index j = 0; j < w.cols(); ++j) {

@@ -158,6 +158,11 @@ void Trainer::startStep() {
   const plan::CandidatePlan& c = result_.plan.candidates[current_.front()];
   setup_.k = c.k;
   setup_.clipRadius = c.clipRadius;
+  // The joint multiclass learner: K columns of W per candidate (one noise draw and one step per
+  // column, all at the candidate's σ and η), the shards' multiclass kernel.
+  const std::size_t classes = result_.plan.request.jointClasses;
+  setup_.classes = classes;
+  setup_.loss = result_.plan.request.jointLoss;
   if (c.projected) {
     // A fresh Φ for every base run: it is part of the randomised base mechanism (paper Algo 1).
     setup_.phi = drawJlMatrix(generator_, c.k, result_.plan.request.d);
@@ -171,13 +176,15 @@ void Trainer::startStep() {
     p.c = cj.c;
     // σ from the plan (the fault factors are constants 1 outside the audit build).
     p.sigma = cj.sigma * DPMARGIN_FAULTS.gradientNoise * (DPMARGIN_FAULTS.addRemoveSensitivity ? 0.5 : 1.0);
+    // A joint step's σ computed for the binary Δ = 2R/c, without the √2 (audit fault only).
+    if (classes > 0 && DPMARGIN_FAULTS.jointWithoutSqrt2) p.sigma /= plan::kJointSensitivityFactor;
     p.stepSize = cj.stepSize;
     p.iterations = cj.T;
     if (p.iterations < 1) throwBadParameter("iterations", "at least 1", 0.0);
     requirePositive("c", p.c);
     requireNonNegative("sigma", p.sigma);
     requireNonNegative("stepSize", p.stepSize);
-    params_.push_back(p);
+    for (std::size_t l = 0; l < std::max<std::size_t>(classes, 1); ++l) params_.push_back(p);
   }
   iterations_ = params_.front().iterations;
   for (const NoisyGdParams& p : params_) {
@@ -186,9 +193,12 @@ void Trainer::startStep() {
     }
   }
   const auto k = static_cast<Eigen::Index>(c.k);
-  const auto m = static_cast<Eigen::Index>(params_.size());
-  setup_.c.resize(m);
-  for (Eigen::Index j = 0; j < m; ++j) setup_.c[j] = params_[static_cast<std::size_t>(j)].c;
+  const auto m = static_cast<Eigen::Index>(params_.size());  // columns: candidates × max(K, 1)
+  const auto perCandidate = static_cast<Eigen::Index>(std::max<std::size_t>(classes, 1));
+  setup_.c.resize(m / perCandidate);
+  for (Eigen::Index j = 0; j < setup_.c.size(); ++j) {
+    setup_.c[j] = params_[static_cast<std::size_t>(j * perCandidate)].c;
+  }
   w_ = Eigen::MatrixXd::Zero(k, m);
   sum_ = Eigen::MatrixXd::Zero(k, m);
   gradient_ = Eigen::MatrixXd::Zero(k, m);
@@ -236,6 +246,7 @@ void Trainer::endIterations() {
   const plan::CandidatePlan& c = result_.plan.candidates[current_.front()];
   const auto m = static_cast<Eigen::Index>(params_.size());
   outputs_.resize(static_cast<Eigen::Index>(result_.plan.request.d), m);
+  const auto perCandidate = static_cast<Eigen::Index>(std::max<std::uint64_t>(result_.plan.request.jointClasses, 1));
   for (Eigen::Index j = 0; j < m; ++j) {
     // The released iterate: w̄ = (1/T) Σ_{t<T} w_t or w_T (NoisyGd::output).
     const Eigen::VectorXd wTilde = settings_.output == OutputIterate::kLast
@@ -244,16 +255,24 @@ void Trainer::endIterations() {
     // Back to the prepared feature space: w = Φᵀ w̃, so ⟨w, x⟩ = ⟨w̃, Φx⟩.
     outputs_.col(j) = c.projected ? Eigen::VectorXd(setup_.phi.transpose().cast<double>() * wTilde)
                                   : wTilde;
-    if (observer_) {
-      const std::vector<double> weights(outputs_.col(j).data(), outputs_.col(j).data() + outputs_.rows());
+  }
+  // A candidate's weights: its column, or (joint) its K columns, class after class — the layout
+  // of TrainResult::weights (K blocks of width).
+  const auto weightsOf = [&](Eigen::Index j) {
+    return Eigen::Map<const Eigen::VectorXd>(outputs_.col(j * perCandidate).data(), outputs_.rows() * perCandidate);
+  };
+  if (observer_) {
+    for (Eigen::Index j = 0; j < m / perCandidate; ++j) {
+      const Eigen::VectorXd w = weightsOf(j);
+      const std::vector<double> weights(w.data(), w.data() + w.size());
       observer_(result_.runs.size() + static_cast<std::size_t>(j), current_[static_cast<std::size_t>(j)],
                 weights);
     }
   }
   if (!result_.plan.selects) {
     // Nothing is scored: no error counts are needed.
-    for (Eigen::Index j = 0; j < m; ++j) {
-      recordRun(current_[static_cast<std::size_t>(j)], outputs_.col(j),
+    for (Eigen::Index j = 0; j < m / perCandidate; ++j) {
+      recordRun(current_[static_cast<std::size_t>(j)], weightsOf(j),
                 std::numeric_limits<double>::quiet_NaN());
     }
     finishStep();
@@ -277,7 +296,11 @@ void Trainer::answerErrors(const std::vector<std::uint64_t>& errors) {
     // shards, exact) + the public penalty + N(0, scoreSd²), noised once, here.
     const double score = noisyScore(errors[j], c.scorePenalty,
                                     result_.plan.scoreSd * DPMARGIN_FAULTS.scoreNoise, generator_);
-    recordRun(current_[j], outputs_.col(static_cast<Eigen::Index>(j)), score);
+    const auto perCandidate = static_cast<Eigen::Index>(std::max<std::uint64_t>(result_.plan.request.jointClasses, 1));
+    recordRun(current_[j],
+              Eigen::Map<const Eigen::VectorXd>(outputs_.col(static_cast<Eigen::Index>(j) * perCandidate).data(),
+                                                outputs_.rows() * perCandidate),
+              score);
   }
   finishStep();
 }
@@ -401,7 +424,7 @@ bool Trainer::advance(std::uint64_t iterationBudget) {
         --budget;
         break;
       case ShardRequest::Kind::kErrors:
-        errors.resize(static_cast<std::size_t>(r.candidates->cols()));
+        errors.resize(current_.size());
         local_->countErrors(*r.candidates, errors.data());
         answerErrors(errors);
         break;

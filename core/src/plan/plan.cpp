@@ -113,6 +113,9 @@ void validateRequest(const PlanRequest& r) {
   } else if (r.schemaShare != 0.0) {
     requireOpenUnit("schemaShare", r.schemaShare);  // a share with nothing to decide
   }
+  if (r.discoveryLabel && r.discoveryColumns == 0) {
+    throw Error(ErrorCode::kInternal, "", "plan: the label discovered with no discovery column");
+  }
   if (r.classes != 1) {
     // Binary problems: a binary label trains 1 (oneVsRestProblems(2) = 1), K = 3…50 classes K.
     if (r.classes < 3 || r.classes > kMaxClasses) {
@@ -121,12 +124,29 @@ void validateRequest(const PlanRequest& r) {
                             " (one-vs-rest problems)",
                         static_cast<double>(r.classes));
     }
+    if (r.jointClasses != 0) {
+      throwBadParameter("classes", "1 with the joint multiclass learner (one mechanism)",
+                        static_cast<double>(r.classes));
+    }
     if (r.selector == Selector::kPrivTune) {
       throw Error(ErrorCode::kBadParameter, "selector",
                   "selector must be \"iter\" or \"fixed\" with a multiclass label of " +
                       std::to_string(r.classes) +
                       " classes (PrivTune's accounting is not GDP, so its one-vs-rest runs cannot "
                       "be composed exactly), but is \"privtune\"");
+    }
+  }
+  if (r.jointClasses != 0) {
+    if (r.jointClasses < 3 || r.jointClasses > kMaxClasses) {
+      throwBadParameter("classes",
+                        "3 to " + std::to_string(kMaxClasses) + " for the joint multiclass learner",
+                        static_cast<double>(r.jointClasses));
+    }
+    if (r.selector == Selector::kPrivTune) {
+      throw Error(ErrorCode::kBadParameter, "selector",
+                  "selector must be \"auto\", \"iter\" or \"fixed\" with a multiclass label of " +
+                      std::to_string(r.jointClasses) +
+                      " classes (PrivTune's accounting is not GDP), but is \"privtune\"");
     }
   }
   requirePositive("stepScale", r.stepScale);
@@ -154,9 +174,21 @@ void splitRanges(const PlanRequest& r, Plan& plan) {
   plan.muTrain = std::sqrt(1.0 - r.rangeShare - discovery - schema) * plan.mu;
   plan.muClass = plan.muTrain / std::sqrt(static_cast<double>(r.classes));
   if (r.discoveryColumns > 0) {
-    plan.discovery = accounting::calibrateDiscovery(
-        plan.muDiscovery, r.discoveryColumns,
-        accounting::discoveryDeltaThreshold(r.delta));
+    const double deltaTau = accounting::discoveryDeltaThreshold(r.delta);
+    if (!r.discoveryLabel) {
+      plan.discovery = accounting::calibrateDiscovery(plan.muDiscovery, r.discoveryColumns, deltaTau);
+    } else {
+      // Two Gaussian mechanisms, μ_label² + μ_other² = μ_discovery² (GDP composition); each of the
+      // m columns keeps a value held by one neighbour only with probability δ_τ/m, as before.
+      const double m = static_cast<double>(r.discoveryColumns);
+      const double share = r.discoveryColumns > 1 ? kLabelDiscoveryShare : 1.0;
+      plan.labelDiscovery =
+          accounting::calibrateDiscovery(std::sqrt(share) * plan.muDiscovery, 1, deltaTau / m);
+      if (r.discoveryColumns > 1) {
+        plan.discovery = accounting::calibrateDiscovery(std::sqrt(1.0 - share) * plan.muDiscovery,
+                                                        r.discoveryColumns - 1, deltaTau * (m - 1.0) / m);
+      }
+    }
   }
 }
 
@@ -281,8 +313,13 @@ CandidatePlan planCandidate(const PlanRequest& r, const Plan& plan, double gamma
   c.c = r.hingeScale * (undistorted ? gamma : gamma / 3.0);
   c.clipRadius = undistorted ? r.normBound : 2.0 * r.normBound;
   c.sensitivity = hingeSensitivity(c.clipRadius, c.c);
+  // The joint multiclass learner: one row's gradient is a K × k matrix of Frobenius norm
+  // ≤ √2·R/c, so Δ = 2√2·R/c (docs/LEARNERS.md), and the noise has k·K coordinates.
+  const bool joint = r.jointClasses > 0;
+  if (joint) c.sensitivity *= kJointSensitivityFactor;
+  const std::uint64_t noiseDims = joint ? c.k * r.jointClasses : c.k;
   c.TUncapped = r.calibration == Calibration::kTight
-                             ? ngdIterationsBound(r.n, plan.muRun, c.k, kTightIterationTolerance)
+                             ? ngdIterationsBound(r.n, plan.muRun, noiseDims, kTightIterationTolerance)
                              : ngdIterationsPaper(r.n, plan.muRun);
   if (r.selector == Selector::kAuto) c.TUncapped = std::min(c.TUncapped, autoIterations(r, plan.muRun));
   if (c.TUncapped < 1) c.TUncapped = 1;
@@ -294,9 +331,9 @@ CandidatePlan planCandidate(const PlanRequest& r, const Plan& plan, double gamma
   // σ covers the sums the kernel computes, not only exact ones (floatSumSlack).
   c.sigma = ngdSigma(c.sensitivity * (1.0 + plan.floatSlack), c.T, plan.muRun);
   requireNoiseInRange(r, c.sigma);
-  c.stepSize = ngdStepSize(r.n, c.sensitivity, c.k, c.sigma, c.T, r.stepScale);
+  c.stepSize = ngdStepSize(r.n, c.sensitivity, noiseDims, c.sigma, c.T, r.stepScale);
   // Against the unit-norm reference separator (D = 1, whatever the step rule).
-  c.noiseFloorRatio = ngdUtilityFloor(c.sensitivity, c.k, plan.muRun) / static_cast<double>(r.n);
+  c.noiseFloorRatio = ngdUtilityFloor(c.sensitivity, noiseDims, plan.muRun) / static_cast<double>(r.n);
   c.scorePenalty = r.score == ScoreKind::kPopulation ? populationPenalty(c.k, r.n, plan.beta) : 0.0;
   return c;
 }
@@ -318,6 +355,12 @@ const char* toString(Pruning p) noexcept {
     case Pruning::kNoiseFloor: return "noise-floor";
   }
   return "none";
+}
+const char* toString(Multiclass m) noexcept {
+  return m == Multiclass::kJoint ? "joint" : "one-vs-rest";
+}
+const char* toString(JointLoss l) noexcept {
+  return l == JointLoss::kHinge ? "hinge" : "softmax";
 }
 const char* toString(Calibration c) noexcept {
   return c == Calibration::kTight ? "tight" : "paper";
@@ -359,6 +402,17 @@ ScoreKind parseScoreKind(const std::string& v, const char* parameter) {
   unknownName(parameter, "\"empirical\", \"population\"", v);
 }
 
+Multiclass parseMulticlass(const std::string& v, const char* parameter) {
+  if (v == "joint") return Multiclass::kJoint;
+  if (v == "one-vs-rest") return Multiclass::kOneVsRest;
+  unknownName(parameter, "\"joint\", \"one-vs-rest\"", v);
+}
+JointLoss parseJointLoss(const std::string& v, const char* parameter) {
+  if (v == "hinge") return JointLoss::kHinge;
+  if (v == "softmax") return JointLoss::kSoftmax;
+  unknownName(parameter, "\"hinge\", \"softmax\"", v);
+}
+
 Pruning parsePruning(const std::string& v, const char* parameter) {
   if (v == "none") return Pruning::kNone;
   if (v == "noise-floor") return Pruning::kNoiseFloor;
@@ -376,7 +430,8 @@ bool operator==(const PlanRequest& a, const PlanRequest& b) noexcept {
          a.autoMinIterations == b.autoMinIterations && a.autoIterationsPerMu == b.autoIterationsPerMu &&
          a.autoSelectNoise == b.autoSelectNoise && a.autoSelectRunShare == b.autoSelectRunShare &&
          a.autoSelectFactor == b.autoSelectFactor && a.discoveryPossible == b.discoveryPossible &&
-         a.schemaCoordinates == b.schemaCoordinates && a.schemaShare == b.schemaShare;
+         a.schemaCoordinates == b.schemaCoordinates && a.schemaShare == b.schemaShare &&
+         a.jointClasses == b.jointClasses && a.jointLoss == b.jointLoss && a.discoveryLabel == b.discoveryLabel;
 }
 
 double autoMargin(const PlanRequest& r, double muRun) {

@@ -107,7 +107,12 @@ plan::PlanRequest CsvRun::budgetRequest(std::uint64_t m) const {
   // The budget does not depend on the table's width: d = 1 stands in until it is known.
   plan::PlanRequest r = resolveCommon(options_, reader_.selectedRows(), 1, false);
   r.discoveryColumns = m;
-  r.discoveryShare = m > 0 || discoveryPossible_ ? options_.discoveryShare.value_or(kDiscoveryShare) : 0.0;
+  r.discoveryLabel = m > 0 && schema_.discoversClasses();
+  // Nothing discovered (yet): only a share the user gave, so that it is checked before anything
+  // is drawn; the default is 0 until something is discovered.
+  r.discoveryShare = m > 0 ? options_.discoveryShare.value_or(r.discoveryLabel ? kClassDiscoveryShare : kDiscoveryShare)
+                     : discoveryPossible_ ? options_.discoveryShare.value_or(0.0)
+                                          : 0.0;
   r.discoveryPossible = discoveryPossible_;
   r.schemaCoordinates = schemaCoordinates_;
   r.schemaShare = schemaShare_;
@@ -203,22 +208,30 @@ void CsvRun::afterCount() {
   std::vector<std::size_t> maxLevels(m_, std::size_t(schema_.maxLevels));
   const bool label = schema_.discoversClasses();
   if (label) maxLevels.back() = data::kMaxClasses;
-  accounting::DiscoveryCalibration calibration;
+  std::vector<std::vector<std::string>> levels;
+  double classThreshold = 0;
   if (mode_ == Mode::kPrivate) {
-    calibration = plan::makeBudget(budgetRequest(m_)).discovery;
+    // The label's classes from a noisy histogram of their own (plan.labelDiscovery), the other
+    // columns' levels from one joint histogram (plan.discovery): docs/PRIVACY.md.
+    const plan::Plan budget = plan::makeBudget(budgetRequest(m_));
+    const std::size_t others = label ? m_ - 1 : m_;
+    if (others > 0) {
+      levels = data::discoverLevels(std::vector<data::DiscoveryCounts>(counts.begin(), counts.begin() + long(others)),
+                                    std::vector<std::size_t>(maxLevels.begin(), maxLevels.begin() + long(others)),
+                                    budget.discovery, *generator_);
+    }
+    if (label) {
+      levels.push_back(data::discoverLevels({counts.back()}, {maxLevels.back()}, budget.labelDiscovery, *generator_)[0]);
+      classThreshold = budget.labelDiscovery.threshold;
+    }
   } else {
     // Local: no noise, every value present kept (the largest counts up to the cap).
+    accounting::DiscoveryCalibration calibration;
     calibration.columns = m_;
     calibration.sigma = 0.0;
     calibration.threshold = 0.5;
+    levels = data::discoverLevels(counts, maxLevels, calibration, *generator_);
   }
-  const plan::Plan budget = [&] {
-    plan::Plan p;
-    p.discovery = calibration;
-    return p;
-  }();
-  const std::vector<std::vector<std::string>> levels =
-      data::discoverLevels(counts, maxLevels, calibration, *generator_);
   for (std::size_t k = 0; k < m_; ++k) {
     const bool isLabel = label && k + 1 == m_;
     if (isLabel) {
@@ -233,7 +246,7 @@ void CsvRun::afterCount() {
       throw Error(ErrorCode::kOneClass, "classes",
                   "private class discovery found " + std::to_string(schema_.classes.size()) +
                       " class(es) of label column " + Node::ofText(c.name).shown() +
-                      " (a class needs about " + formatValue(std::ceil(budget.discovery.threshold)) +
+                      " (a class needs about " + formatValue(std::ceil(classThreshold)) +
                       " rows to be found at this budget); declare the classes (classes, --classes), "
                       "name the positive class (positive, --positive), or raise epsilon");
     }
@@ -305,7 +318,11 @@ void CsvRun::afterFill() {
   }
   settings_ = resolve(options_, dataset_->rows(), encoding_.width, classes);
   settings_.plan.discoveryColumns = m_;
-  settings_.plan.discoveryShare = m_ > 0 || discoveryPossible_ ? options_.discoveryShare.value_or(kDiscoveryShare) : 0.0;
+  settings_.plan.discoveryLabel = m_ > 0 && schema_.discoversClasses();
+  settings_.plan.discoveryShare =
+      m_ > 0 ? options_.discoveryShare.value_or(settings_.plan.discoveryLabel ? kClassDiscoveryShare : kDiscoveryShare)
+      : discoveryPossible_ ? options_.discoveryShare.value_or(0.0)
+                           : 0.0;
   settings_.plan.discoveryPossible = discoveryPossible_;
   settings_.plan.schemaCoordinates = schemaCoordinates_;
   settings_.plan.schemaShare = schemaShare_;

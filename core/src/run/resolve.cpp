@@ -53,6 +53,17 @@ plan::PlanRequest resolveCommon(const Options& o, std::uint64_t n, std::uint64_t
   return r;
 }
 
+void setClasses(const Options& o, std::uint64_t classes, plan::PlanRequest& r) {
+  const std::uint64_t problems = plan::oneVsRestProblems(classes);  // BAD_PARAMETER naming classes
+  if (problems > 1 && o.multiclass.value_or(kMulticlass) == plan::Multiclass::kJoint) {
+    r.classes = 1;
+    r.jointClasses = classes;
+    r.jointLoss = o.multiclassLoss.value_or(kMulticlassLoss);
+  } else {
+    r.classes = problems;
+  }
+}
+
 }  // namespace detail
 
 using namespace detail;
@@ -95,7 +106,7 @@ learn::TrainSettings resolve(const Options& o, std::uint64_t n, std::uint64_t fe
   const bool declared = !s.preprocessing.ranges.empty();
   const std::uint64_t d = features + (s.preprocessing.intercept ? 1 : 0);
   s.plan = resolveCommon(o, n, d, declared);
-  s.plan.classes = plan::oneVsRestProblems(classes);
+  setClasses(o, classes, s.plan);
   s.output = o.output.value_or(defaultOutput(s.plan.calibration));
   s.seed = o.seed;
   if (declared) learn::validateRanges(s.preprocessing.ranges, features);
@@ -133,7 +144,7 @@ plan::Plan account(const Options& o) {
   if (o.classCount && (*o.classCount < 2 || *o.classCount > 50)) {
     throwBadParameter("classCount", "2 (a binary label) or 3 to 50", double(*o.classCount));
   }
-  r.classes = plan::oneVsRestProblems(o.classCount.value_or(2));
+  setClasses(o, o.classCount.value_or(2), r);
   return plan::makePlan(r);
 }
 

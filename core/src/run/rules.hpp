@@ -34,6 +34,11 @@ inline constexpr double kAutoSelectRunShare = 0.97;
 inline constexpr double kAutoSelectFactor = 3.0;
 // Noise-floor pruning ratio (docs/ACCURACY.md: +0.2 points mean over 10 tables at ε = 1).
 inline constexpr double kPruneRatio = 100.0;
+// A label of 3 or more classes: the joint learner (one noisy GD on the K × k weight matrix at
+// μ_train) with the multiclass hinge (Crammer–Singer), measured against softmax and one-vs-rest
+// over 8 public multiclass tables (docs/MULTICLASS.md).
+inline constexpr plan::Multiclass kMulticlass = plan::Multiclass::kJoint;
+inline constexpr plan::JointLoss kMulticlassLoss = plan::JointLoss::kHinge;
 // PrivTune's E[K].
 inline constexpr double kExpectedRuns = 10.0;
 // Share of the GDP budget spent on private column ranges with "iter", "fixed" and "auto" when no
@@ -73,6 +78,10 @@ inline double defaultRangeShare(plan::Selector s, bool rangesDeclared) {
 }
 
 inline std::string show(double v) { return formatValue(v); }
+
+// The label's classes into the request (resolve.cpp): a binary label one problem; K ≥ 3 the
+// joint learner (jointClasses = K, one mechanism) or K one-vs-rest problems.
+void setClasses(const Options& o, std::uint64_t classes, plan::PlanRequest& r);
 
 // The budget and method part of a run's request (resolve.cpp): every default applied.
 plan::PlanRequest resolveCommon(const Options& o, std::uint64_t n, std::uint64_t d,

@@ -9,6 +9,11 @@ function printPlan(plan: Plan): void {
   lines.push(`dpmargin plan — ${plan.selector} selection, ${plan.calibration} calibration, ${plan.score} score`);
   lines.push(`  (ε, δ) = (${plan.epsilon}, ${plan.delta}), replace-one neighbours, n = ${plan.n}, d = ${plan.d}, b = ${plan.normBound}`);
   lines.push(`  μ total = ${formatNumber(plan.mu, 10)}   μ per run = ${formatNumber(plan.muRun, 10)}   score noise sd = ${formatNumber(plan.scoreSd)}`);
+  if (plan.multiclass === "joint") {
+    lines.push(`  ${plan.classes} classes: one joint model on ${plan.classes} × k weights (${plan.multiclassLoss === "softmax" ? "softmax" : "multiclass hinge"}), the whole training budget; Delta = 2√2·R/c`);
+  } else if (plan.multiclass === "one-vs-rest") {
+    lines.push(`  ${plan.classes} classes: one-vs-rest, ${plan.classes} binary problems at μ per class = ${formatNumber(plan.muClass!, 10)}`);
+  }
   lines.push(`  ${epsilonMeaning(plan.epsilon)}`);
   lines.push(`  ${adviceLine(plan)}`);
   lines.push(`  ε spent (recomputed from μ) = ${formatNumber(plan.epsilonSpent, 10)}   JL failure β = ${formatNumber(plan.jlFailure)}`);

@@ -92,10 +92,11 @@ export function labelWarnings(label: { column: string; classes: string[]; classS
 // Rows whose label was not among the privately discovered classes are trained as negatives
 // (DATA_PIPELINE.md): say how many (a local count, not released), since a missed class — a
 // rare one, or a spelling variant — otherwise passes silently.
-export function outsideClassesWarning(read: TableInfo): string | null {
+export function outsideClassesWarning(read: TableInfo, joint: boolean): string | null {
   const k = read.labelOutside;
   if (!(k > 0) || !read.label) return null;
   const classes = read.label.classes.map((c) => JSON.stringify(c)).join(", ");
-  const as = read.label.classes.length >= 3 ? "negatives for every class" : `negatives (not ${JSON.stringify(read.label.positive)})`;
-  return `${k} of ${read.rows} training rows (${percent(k / read.rows)}) have a label that is none of the classes discovered under the budget (${classes}): they were trained as ${as}; declare the classes (--classes A,B,…) to train on them, or leave those rows out`;
+  const as = joint ? "left out of the joint model's gradients and scores"
+    : read.label.classes.length >= 3 ? "trained as negatives for every class" : `trained as negatives (not ${JSON.stringify(read.label.positive)})`;
+  return `${k} of ${read.rows} training rows (${percent(k / read.rows)}) have a label that is none of the classes discovered under the budget (${classes}): they were ${as}; declare the classes (--classes A,B,…) to train on them, or leave those rows out`;
 }

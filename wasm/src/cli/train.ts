@@ -114,7 +114,7 @@ export async function trainCommand(dp: DpMargin, argv: string[], signal?: AbortS
     warnings.push(`test accuracy ${percent(y.accuracy)} is no better than always answering the majority class ${JSON.stringify(testMetrics!.majorityClass)} (${percent(y.majorityRate)} of the test rows): the model has learned little`);
   }
   warnings.push(...labelWarnings(read.label!, read.labelSummary));
-  const outside = outsideClassesWarning(read);
+  const outside = outsideClassesWarning(read, report.plan.multiclass === "joint");
   if (outside) warnings.push(outside);
   const plan = report.plan;
   const selected = plan.candidates[report.selectedCandidate];
@@ -154,7 +154,13 @@ export async function trainCommand(dp: DpMargin, argv: string[], signal?: AbortS
     ...(positive ? [`  ${positive}`] : []),
     `  ${epsilonMeaning(plan.epsilon)}`,
     `  plan ${adviceLine(plan)}`,
-    ...(report.perClass
+    ...(plan.classFoundAt !== undefined
+      ? [`  classes discovered under the budget: a class is found half of the time with about ${Math.ceil(plan.classThreshold!)} training rows, 97.7% of the time with ${plan.classFoundAt} (declare them with --classes to spend nothing on it)`]
+      : []),
+    ...(plan.multiclass === "joint"
+      ? [`  one joint model over ${plan.classes} classes (${plan.multiclassLoss === "softmax" ? "softmax" : "multiclass hinge"}), μ for training = ${formatNumber(plan.muTrain, 8)}; selected margin γ = ${formatNumber(report.selectedMargin)} (k = ${selected.k}${selected.projected ? ", projected" : ""})`]
+      : []),
+    ...(plan.multiclass === "joint" ? [] : report.perClass
       ? [`  one-vs-rest over ${report.perClass.length} classes, μ per class = ${formatNumber(plan.muClass!, 8)}; selected margin γ per class:`,
         ...report.perClass.map((c) => `    ${c.class}: γ = ${formatNumber(c.selectedMargin)} (k = ${plan.candidates[c.selectedCandidate].k})`)]
       : [`  selected margin γ = ${formatNumber(report.selectedMargin)} (k = ${selected.k}${selected.projected ? ", projected" : ""})`]),

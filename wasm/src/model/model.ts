@@ -36,12 +36,12 @@ export interface ModelLabel {
   classes?: string[];
 }
 
-/** The model file of a binary label (SPEC §5.3, docs/MODEL_FORMAT.md): version 2 is written
- *  (version 1, without `label.classes`, `encoding` and `schema`, is read). A multiclass label
- *  has {@link MulticlassModelFile}. */
+/** The model file of a binary label (SPEC §5.3, docs/MODEL_FORMAT.md): version 3 is written
+ *  (version 2 is the same for a binary label; version 1, without `label.classes`, `encoding`
+ *  and `schema`, is read). A multiclass label has {@link MulticlassModelFile}. */
 export interface ModelFile {
   format: "dpmargin-model";
-  version: 1 | 2;
+  version: 1 | 2 | 3;
   /** Model column names, one per weight ("age", "age: missing", "plan: basic", …). */
   features: string[];
   /** Weights of the features in the preprocessed space (intercept excluded). */
@@ -188,7 +188,7 @@ export class Model<F extends AnyModelFile = ModelFile> {
     const plan = t.report.plan;
     return new Model<AnyModelFile>(core, checkReleased("model", {
       format: "dpmargin-model",
-      version: 2,
+      version: 3,
       features,
       weights: w.slice(0, t.columns),
       intercept: t.preprocessing.intercept ? w[t.columns] : null,
@@ -224,12 +224,12 @@ export class Model<F extends AnyModelFile = ModelFile> {
     if (f === null || typeof f !== "object") throw badModel("not an object");
     const m = f as Record<string, unknown>;
     if (m.format !== "dpmargin-model") throw badModel(`format must be "dpmargin-model", but is ${JSON.stringify(m.format)}`);
-    if (m.version !== 1 && m.version !== 2) {
-      throw badModel(`unsupported version ${JSON.stringify(m.version)} (this library reads versions 1 and 2)`);
+    if (m.version !== 1 && m.version !== 2 && m.version !== 3) {
+      throw badModel(`unsupported version ${JSON.stringify(m.version)} (this library reads versions 1, 2 and 3)`);
     }
     if (!Array.isArray(m.features) || m.features.length === 0
       || !allOf(m.features, (x): x is string => typeof x === "string")) throw badModel("features must be a non-empty array of names");
-    // A multiclass label (version 2, label.classes of 3 or more): its own weights, intercepts,
+    // A multiclass label (version 2 or 3, label.classes of 3 or more): its own weights, intercepts,
     // label and selection (multiclass.ts); the preprocessing and the budget as below.
     const multiclass = claimsMulticlass(m);
     if (multiclass) {
@@ -273,8 +273,8 @@ export class Model<F extends AnyModelFile = ModelFile> {
       }
       // Version 2 names the one class its weights score against the rest: [positive].
       if (label && label.classes !== undefined
-        && !(m.version === 2 && Array.isArray(label.classes) && label.classes.length === 1 && label.classes[0] === label.positive)) {
-        throw badModel("label.classes of a binary label must be [positive] (version 2)");
+        && !(m.version !== 1 && Array.isArray(label.classes) && label.classes.length === 1 && label.classes[0] === label.positive)) {
+        throw badModel("label.classes of a binary label must be [positive] (versions 2 and 3)");
       }
       const selection = m.selection as Record<string, unknown> | undefined;
       if (!selection || !isFiniteNumber(selection.gamma)) throw badModel("selection.gamma must be a number");
@@ -286,7 +286,7 @@ export class Model<F extends AnyModelFile = ModelFile> {
       }
     }
     if (m.encoding !== undefined) {
-      if (m.version !== 2) throw badModel("encoding is a version 2 field");
+      if (m.version === 1) throw badModel("encoding is a field of versions 2 and 3");
       // The core parses it (BAD_MODEL naming the field) and it must give the model's columns.
       const read = new dp.core.CsvRead();
       try {
@@ -333,12 +333,18 @@ export class Model<F extends AnyModelFile = ModelFile> {
     const b = this.#file.intercept;
     return b === null ? null : Float64Array.from(Array.isArray(b) ? b : [b]);
   }
-  /** The selected margin γ (multiclass: NaN; every class's is in `gammas`). */
-  get gamma(): number { return isMulticlassFile(this.#file) ? Number.NaN : this.#file.selection.gamma; }
-  /** The selected margin of every weight vector (one per class; one for a binary model). */
+  /** The selected margin γ (one-vs-rest multiclass: NaN; every class's is in `gammas`). */
+  get gamma(): number {
+    const s = this.#file.selection;
+    return Array.isArray(s) ? Number.NaN : s.gamma;
+  }
+  /** The selected margin of every weight vector (one per class — a joint model's one margin K
+   *  times; one for a binary model). */
   get gammas(): number[] {
     const f = this.#file;
-    return isMulticlassFile(f) ? f.selection.map((s) => s.gamma) : [f.selection.gamma];
+    if (!isMulticlassFile(f)) return [f.selection.gamma];
+    const s = f.selection;
+    return Array.isArray(s) ? s.map((c) => c.gamma) : f.label.classes.map(() => s.gamma);
   }
   /** The class names of a multiclass model (score and label index k is classes[k]); null for a
    *  binary one. */
@@ -508,7 +514,7 @@ export class Model<F extends AnyModelFile = ModelFile> {
     return { scores, labels: Int8Array.from(labels) } as PredictionsOf<F>;
   }
 
-  /** The model file (SPEC §5.3; docs/MULTICLASS.md for version 2). */
+  /** The model file (SPEC §5.3; docs/MODEL_FORMAT.md, docs/MULTICLASS.md). */
   toJSON(): F {
     return structuredClone(this.#file);
   }

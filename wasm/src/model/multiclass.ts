@@ -1,6 +1,8 @@
-// The multiclass part of the model file (version 2; docs/MULTICLASS.md): K weight vectors, one
-// per class (class k against the rest), their selection records, and the class names. Kept
-// apart from model.ts, which holds what binary and multiclass models share.
+// The multiclass part of the model file (docs/MULTICLASS.md, docs/MODEL_FORMAT.md): K weight
+// vectors, one per class, and the class names; how they were trained (`multiclass`: one joint
+// model with ONE selection record, or one-vs-rest with one per class). Version 3 is written;
+// version 2 (one-vs-rest only) is read. Kept apart from model.ts, which holds what binary and
+// multiclass models share.
 import { DpMarginError } from "../errors.js";
 import type { CandidateReport, ColumnMap, RowNormalization, TrainReport } from "../types.js";
 import { extrasHeader, extrasRow, userField, type PredictionsCsvExtras } from "../csv/predictions.js";
@@ -34,10 +36,21 @@ export interface ClassSelection {
   candidates: CandidateReport[];
 }
 
-/** A model of a multiclass label (3 to 50 classes, trained one-vs-rest): model file version 2. */
+/** The selection record of a joint multiclass model: one run scored every class. */
+export interface JointSelection {
+  gamma: number;
+  k: number;
+  projected: boolean;
+  candidates: CandidateReport[];
+}
+
+/** A model of a multiclass label (3 to 50 classes): model file version 3 (version 2: trained
+ *  one-vs-rest, without `multiclass`). */
 export interface MulticlassModelFile {
   format: "dpmargin-model";
-  version: 2;
+  version: 2 | 3;
+  /** How the K weight vectors were trained (version 3; absent in version 2: one-vs-rest). */
+  multiclass?: "joint" | "one-vs-rest";
   features: string[];
   /** One row per class (in `label.classes` order): the weights of the features. */
   weights: number[][];
@@ -47,10 +60,11 @@ export interface MulticlassModelFile {
   /** The label column (null for a table given as arrays) and the class names: class k is
    *  scored by weights[k]; a row's predicted class is the one with the largest score. */
   label: { column: string | null; classes: string[] };
-  /** The run's budget; `classes` problems, each with μ_class = μ_train/√classes. */
-  privacy: ModelFilePrivacy & { classes: number; muClass: number };
-  /** Per class, its problem's selection record. */
-  selection: ClassSelection[];
+  /** The run's budget and K = `classes`; one-vs-rest: each class's problem at `muClass` =
+   *  μ_train/√classes; joint: one mechanism at μ_train (`multiclass: "joint"`, no muClass). */
+  privacy: ModelFilePrivacy & { classes: number; muClass?: number; multiclass?: "joint" | "one-vs-rest" };
+  /** One-vs-rest: per class, its problem's selection record; joint: the one run's record. */
+  selection: ClassSelection[] | JointSelection;
   /** Trained from a CSV: how a row becomes the model's columns, and the resolved schema (as in
    *  a binary model file). */
   encoding?: Record<string, unknown>;
@@ -87,10 +101,15 @@ function badModel(message: string): DpMarginError {
 
 const isFiniteNumber = (v: unknown): v is number => typeof v === "number" && Number.isFinite(v);
 
-/** True when a (version 2) file object claims a multiclass label: `label.classes` of 3 or more. */
+/** True when a file trained all K classes in one joint model (version 3, `multiclass: "joint"`). */
+export function isJointFile(file: MulticlassModelFile): boolean {
+  return file.multiclass === "joint";
+}
+
+/** True when a (version 2 or 3) file object claims a multiclass label: `label.classes` of 3 or more. */
 export function claimsMulticlass(m: Record<string, unknown>): boolean {
   const label = m.label as { classes?: unknown } | null | undefined;
-  return m.version === 2 && label !== null && typeof label === "object" && Array.isArray(label.classes)
+  return (m.version === 2 || m.version === 3) && label !== null && typeof label === "object" && Array.isArray(label.classes)
     && label.classes.length >= 3;
 }
 
@@ -127,6 +146,20 @@ export function validateMulticlass(m: Record<string, unknown>, features: number)
     if (!(magnitude * Math.max(1, p.normBound as number) <= 1e300)) throw badModel(`weights[${k}] too large: b * sum |w| must be at most 1e300`);
   }
   const privacy = m.privacy as Record<string, unknown>;
+  // Version 2 is one-vs-rest; version 3 says which.
+  const mode = m.version === 2 ? "one-vs-rest" : m.multiclass;
+  if (mode !== "joint" && mode !== "one-vs-rest") throw badModel('multiclass must be "joint" or "one-vs-rest" (version 3)');
+  if (m.version === 2 && m.multiclass !== undefined) throw badModel("multiclass is a version 3 field");
+  if (mode === "joint") {
+    if (privacy.classes !== K || privacy.multiclass !== "joint") {
+      throw badModel(`privacy must hold classes = ${K} and multiclass "joint"`);
+    }
+    const s = m.selection as Record<string, unknown> | null;
+    if (s === null || typeof s !== "object" || Array.isArray(s) || !isFiniteNumber(s.gamma)) {
+      throw badModel("selection must be the joint model's one record {gamma, k, projected, candidates}");
+    }
+    return K;
+  }
   if (privacy.classes !== K || !isFiniteNumber(privacy.muClass)) {
     throw badModel(`privacy must hold classes = ${K} and muClass`);
   }
@@ -138,7 +171,8 @@ export function validateMulticlass(m: Record<string, unknown>, features: number)
   return K;
 }
 
-/** The multiclass model file of a one-vs-rest run. */
+/** The multiclass model file of a run: joint (one selection record) or one-vs-rest (one per
+ *  class), as the plan says. */
 export function multiclassFile(t: {
   problems: ArrayLike<number>[]; columns: number; features: string[]; intercept: boolean;
   preprocessing: ModelFilePreprocessing; report: TrainReport; column: string | null; classes: string[];
@@ -146,27 +180,34 @@ export function multiclassFile(t: {
 }): MulticlassModelFile {
   const plan = t.report.plan;
   const rows = t.problems.map((w) => Array.from(w));
+  const joint = plan.multiclass === "joint";
+  const budget = {
+    epsilon: plan.epsilon, delta: plan.delta, mu: plan.mu,
+    muRanges: plan.muRanges, muTrain: plan.muTrain,
+    ...(plan.muSchema ? { muSchema: plan.muSchema } : {}),
+    ...(plan.muDiscovery ? { muDiscovery: plan.muDiscovery } : {}),
+    neighbouring: "replace-one" as const, calibration: plan.calibration,
+    selector: plan.selector, seeded: t.report.seeded,
+  };
+  const selected = plan.candidates[t.report.selectedCandidate];
   return {
     format: "dpmargin-model",
-    version: 2,
+    version: 3,
+    multiclass: joint ? "joint" : "one-vs-rest",
     features: t.features,
     weights: rows.map((w) => w.slice(0, t.columns)),
     intercept: t.intercept ? rows.map((w) => w[t.columns]) : null,
     preprocessing: t.preprocessing,
     label: { column: t.column, classes: t.classes },
-    privacy: {
-      epsilon: plan.epsilon, delta: plan.delta, mu: plan.mu,
-      muRanges: plan.muRanges, muTrain: plan.muTrain,
-      ...(plan.muSchema ? { muSchema: plan.muSchema } : {}),
-      ...(plan.muDiscovery ? { muDiscovery: plan.muDiscovery } : {}),
-      neighbouring: "replace-one", calibration: plan.calibration,
-      selector: plan.selector, seeded: t.report.seeded,
-      classes: plan.classes!, muClass: plan.muClass!,
-    },
-    selection: t.report.perClass!.map((c) => ({
-      class: c.class, gamma: c.selectedMargin, k: plan.candidates[c.selectedCandidate].k,
-      projected: plan.candidates[c.selectedCandidate].projected, candidates: c.candidates,
-    })),
+    privacy: joint
+      ? { ...budget, classes: plan.classes!, multiclass: "joint" }
+      : { ...budget, classes: plan.classes!, muClass: plan.muClass! },
+    selection: joint
+      ? { gamma: t.report.selectedMargin, k: selected.k, projected: selected.projected, candidates: t.report.candidates }
+      : t.report.perClass!.map((c) => ({
+        class: c.class, gamma: c.selectedMargin, k: plan.candidates[c.selectedCandidate].k,
+        projected: plan.candidates[c.selectedCandidate].projected, candidates: c.candidates,
+      })),
     library: t.library,
   };
 }

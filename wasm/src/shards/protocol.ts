@@ -8,12 +8,15 @@ export interface ShardInit { type: "init"; wasmBinary?: ArrayBuffer; wasmUrl?: s
 
 export type ShardMessage =
   | ShardInit
-  /** Prepared rows (row-major float32, labels ±1); the buffers are transferred, not copied. */
+  /** Prepared rows (row-major float32, labels ±1 — a joint multiclass run's: class codes, −1 for
+   *  a row of none); the buffers are transferred, not copied. */
   | { type: "load"; rows: number; width: number; x: Float32Array; y: Int8Array }
   /** One-vs-rest between two problems: the next problem's ±1 labels of the shard's rows (the
    *  rows stay; docs/MULTICLASS.md). */
   | { type: "labels"; y: Int8Array }
-  | { type: "setup"; k: number; clipRadius: number; phi: Float32Array | null; c: Float64Array }
+  /** `classes`: 0, or K of a joint multiclass step (K weight columns per candidate; the rows'
+   *  labels are class codes), with its `loss`. */
+  | { type: "setup"; k: number; clipRadius: number; phi: Float32Array | null; c: Float64Array; classes: number; loss: string }
   | { type: "gradients"; weights: Float32Array }
   | { type: "errors"; m: number; weights: Float64Array }
   /** After training, only when the caller asked for the training predictions (local, not
@@ -25,7 +28,8 @@ export type ShardReply =
   | { type: "ok" }
   /** Σ over the shard's rows of the hinge gradients, k × m column-major. */
   | { type: "gradients"; sum: Float64Array }
-  /** #{i : y_i⟨w_j, x_i⟩ ≤ 0} over the shard's rows, per candidate j. */
+  /** #{i : y_i⟨w_j, x_i⟩ ≤ 0} over the shard's rows, per candidate j (joint multiclass: the rows
+   *  whose class does not score strictly highest). */
   | { type: "errors"; counts: Float64Array }
   /** learn::predict over the shard's rows: rows × problems scores (row-major), a label per row. */
   | { type: "predictions"; scores: Float64Array; labels: Int32Array }

@@ -59,7 +59,7 @@ export function shardService(post: (reply: ShardReply, transfer?: Transferable[]
           post({ type: "ok" });
           return;
         case "setup":
-          unwrap(need().setup(message.k, message.clipRadius, message.phi, message.c));
+          unwrap(need().setup(message.k, message.clipRadius, message.phi, message.c, message.classes, message.loss));
           post({ type: "ok" });
           return;
         case "gradients": {

@@ -153,8 +153,8 @@ export async function trainOnShards(core: CoreModule, trainer: CoreTrainer, data
           s.call({ type: "labels", y: labels.slice(bounds[i], bounds[i + 1]) }))));
         unwrap(trainer.answerLabels());
       } else if (request.kind === "setup") {
-        const { k, clipRadius, phi, c } = request;
-        await wait(Promise.all(shards.map((s) => s.call({ type: "setup", k, clipRadius, phi, c }))));
+        const { k, clipRadius, phi, c, classes, loss } = request;
+        await wait(Promise.all(shards.map((s) => s.call({ type: "setup", k, clipRadius, phi, c, classes, loss }))));
         unwrap(trainer.answerSetup());
       } else if (request.kind === "gradients") {
         const replies = await wait(Promise.all(shards.map((s) =>

@@ -24,7 +24,8 @@ function released(plan: Plan, problem: CoreProblemResult): CandidateReport[] {
   });
 }
 
-/** `classes`: the names of a multiclass label's classes (one problem each), else null. */
+/** `classes`: the names of a multiclass label's classes (one-vs-rest: one problem each; joint:
+ *  one problem whose weights score every class), else null. */
 export function buildReport(start: CoreTrainStart, result: CoreTrainResult, classes: string[] | null): TrainReport {
   const { plan, output } = start;
   const first = result.problems[0];
@@ -42,7 +43,7 @@ export function buildReport(start: CoreTrainStart, result: CoreTrainResult, clas
     selectedMargin: plan.candidates[first.selectedCandidate].gamma,
     selectedCandidate: first.selectedCandidate,
     candidates: released(plan, first),
-    classes: perClass ? classes : null,
+    classes: classes && (perClass || plan.multiclass === "joint") ? classes : null,
     perClass,
     columnRanges: result.columnRanges.length ? result.columnRanges : null,
     columnScalings: result.columnScalings.length ? result.columnScalings : null,

@@ -238,8 +238,14 @@ async function run(core: CoreModule, dataset: CoreDataset, c: Control, columns: 
       if (released) return released;
       const result = unwrap(t.result());
       const report = buildReport(start, result, multiclass?.classes ?? null);
+      // The joint multiclass model is one problem whose weights are K blocks (class after class).
+      const K = multiclass?.classes.length ?? 0;
+      const problems = plan.multiclass === "joint"
+        ? Array.from({ length: K }, (_, k) => result.problems[0].weights.slice(k * (columns + (start.preprocessing.intercept ? 1 : 0)),
+          (k + 1) * (columns + (start.preprocessing.intercept ? 1 : 0))))
+        : result.problems.map((p) => p.weights);
       const model = Model.fromTraining(core, {
-        problems: result.problems.map((p) => p.weights), columns, featureNames, report, label: table?.label ?? null,
+        problems, columns, featureNames, report, label: table?.label ?? null,
         encoding: table?.encoding, schema: table?.schema,
         preprocessing: {
           ...start.preprocessing, columnRanges: report.columnRanges,

@@ -82,7 +82,7 @@ export interface CoreTrainResult {
 
 /** What the coordinating trainer needs next from its shards (docs/SHARDING.md). */
 export type CoreShardRequest =
-  | { kind: "setup"; k: number; clipRadius: number; phi: Float32Array | null; c: Float64Array }
+  | { kind: "setup"; k: number; clipRadius: number; phi: Float32Array | null; c: Float64Array; classes: number; loss: string }
   | { kind: "gradients"; k: number; m: number; weights: Float32Array }
   | { kind: "errors"; m: number; weights: Float64Array }
   /** One-vs-rest between two problems: the next problem's ±1 labels of every row. */
@@ -112,7 +112,7 @@ export interface CoreShard extends EmbindObject {
   labels(): Status<Int8Array>;
   /** The next problem's labels of this shard's rows (±1). */
   setLabels(labels: Int8Array): Status<boolean>;
-  setup(k: number, clipRadius: number, phi: Float32Array | null, c: Float64Array): Status<boolean>;
+  setup(k: number, clipRadius: number, phi: Float32Array | null, c: Float64Array, classes: number, loss: string): Status<boolean>;
   /** A view into wasm memory: copy it before anything else runs. */
   gradients(weights: Float32Array): Status<Float64Array>;
   countErrors(weights: Float64Array, m: number): Status<Float64Array>;

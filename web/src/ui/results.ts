@@ -95,7 +95,7 @@ export function setupResults(onPredict: () => void): ResultsView {
           "test-accuracy", o.test ? String(o.test.accuracy) : ""],
         ["train accuracy (not private)", `${percent(o.train.accuracy)} on ${o.train.rows} rows${o.split.testRows ? "" : " (the whole file)"}`,
           "train-accuracy", String(o.train.accuracy)],
-        ...(label.classes ? [["classes", `${label.classes.length} (one-vs-rest): ${label.classes.join(", ")}`, "classes", label.classes.join("\n")] as [string, string, string, string]] : []),
+        ...(label.classes ? [["classes", `${label.classes.length} (${r.plan.multiclass === "joint" ? "one joint model" : "one-vs-rest"}): ${label.classes.join(", ")}`, "classes", label.classes.join("\n")] as [string, string, string, string]] : []),
         ...yardsticks(o.test ?? o.train, o.test ? "held-out" : "training"),
         ["dimension k", `${selected.k}${selected.projected ? " (JL projection)" : " (no projection)"}`, "k"],
         ["privacy", `ε = ${fmt(p.epsilon)}, δ = ${fmt(p.delta)}, μ = ${fmt(p.mu)}`, "privacy"],

@@ -1,7 +1,13 @@
-// Training a label of K classes under ONE (ε, δ): one binary problem per class (class k
-// against the rest), each a full run of the Trainer (M*, or a fixed margin) on the same
-// prepared rows — and a binary label as the case of one problem, through the same object
-// (docs/MULTICLASS.md).
+// Training a label of K classes under ONE (ε, δ) — the one training object of every label
+// (docs/MULTICLASS.md):
+//  - the joint learner (settings.plan.jointClasses = K, the default for K ≥ 3): ONE run of the
+//    Trainer on the K × k weight matrix, the rows' labels holding their class codes (−1: none of
+//    the classes); the shards run the multiclass kernel (multiclass_kernel.hpp);
+//  - one-vs-rest (multiclass "one-vs-rest"): one binary problem per class (class k against the
+//    rest), each a full run of the Trainer (M*, or a fixed margin) on the same prepared rows;
+//  - a binary label as the case of one problem, exactly the Trainer's run.
+// The rest of this comment is about one-vs-rest; the joint learner's privacy is in
+// docs/LEARNERS.md ("The joint multiclass learner").
 //
 // Privacy (docs/PRIVACY.md, "Multiclass"): replacing one row can change that row in every one
 // of the K problems, so the K runs are K mechanisms on the same data, and they compose exactly
@@ -29,6 +35,8 @@ namespace dpmargin::learn {
 struct OneVsRestResult {
   plan::Plan plan;           // the run's plan: plan.request.classes problems, each at μ_class
   std::size_t classes = 2;   // K of the label (2: a binary label, one problem)
+  // The joint learner (plan.request.jointClasses = K): ONE problem whose weights are K blocks of
+  // the width, class k's at weights[k·width …] (learn::predict's layout).
   // One per problem, in class order: problem k is class k against the rest (a binary label:
   // its positive class against the rest). Each has its own runs, selection and weights (in the
   // prepared feature space), and the run's plan, ranges and seeded flag.
@@ -78,6 +86,9 @@ class OneVsRest {
   const OneVsRestResult& result() const;  // once done
   const plan::Plan& plan() const noexcept { return plan_; }
   std::size_t problems() const noexcept { return problems_; }
+  // The joint multiclass learner (plan.request.jointClasses = K): one problem whose weights are
+  // K blocks of width (class after class) and whose rows hold class codes instead of ±1.
+  bool joint() const noexcept { return joint_; }
 
  private:
   void writeLabels(std::size_t problem, std::int8_t* out) const;
@@ -85,6 +96,7 @@ class OneVsRest {
   Trainer& trainer();
 
   Dataset* dataset_;  // null once detached
+  bool joint_ = false;  // the joint multiclass learner: one problem, class codes as labels
   std::vector<std::int32_t> codes_;  // empty: binary labels from the dataset
   std::size_t classes_, problems_;
   TrainSettings settings_;

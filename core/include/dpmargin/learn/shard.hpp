@@ -13,6 +13,7 @@
 #include "dpmargin/learn/dataset.hpp"
 #include "dpmargin/learn/noisy_gd.hpp"
 #include "dpmargin/learn/projection.hpp"
+#include "dpmargin/plan/plan.hpp"
 
 namespace dpmargin::learn {
 
@@ -26,6 +27,10 @@ struct StepSetup {
   double clipRadius = 0;
   RowMatrixXf phi;  // empty: unprojected (k = width)
   Eigen::VectorXd c;
+  // The joint multiclass learner (multiclass_kernel.hpp): K ≥ 3 classes, each candidate's
+  // weights are K columns and the rows' labels are class codes; 0: the binary hinge (±1 labels).
+  std::size_t classes = 0;
+  plan::JointLoss loss = plan::JointLoss::kSoftmax;
 };
 
 // Row boundaries of `shards` contiguous shards of n rows: bounds[0] = 0 < bounds[1] < … <
@@ -52,6 +57,8 @@ class Shard {
   const DataView& view() const noexcept { return view_; }
   // One-vs-rest between two problems (ShardRequest::Kind::kLabels): copies rows() new labels
   // (±1; BAD_LABEL otherwise) over the held ones. Owning shards only; call setup() afterwards.
+  // (A joint multiclass run loads its shards with class codes, −1 for a row of no class, and
+  // never sets labels.)
   void setLabels(const std::int8_t* labels);
 
   // Prepares one step: projects the rows with Φ when given (an n_shard × k copy) and computes
@@ -61,10 +68,15 @@ class Shard {
   // out(:, j) = Σ_{i in shard} ∇ℓ_{c_j}(w_j; s_i z_i, y_i) for each column w_j of `w` (k × m):
   // the gradient kernel (kernels.hpp) over this shard's rows. `out` is
   // resized to k × m. No allocation after the first call of a step.
+  // Joint multiclass steps (setup's classes = K): `w` is k × m·K (K columns per candidate) and
+  // so is `out`, from kernels::multiclassGradients.
   void gradients(const Eigen::MatrixXf& w, Eigen::MatrixXd& out);
   // out[j] = #{i in shard : y_i⟨w_j, x_i⟩ ≤ 0} for each column of `w` (width × m), in the
-  // prepared feature space (countErrors of trainer.hpp).
+  // prepared feature space (countErrors of trainer.hpp). Joint multiclass (the last setup's
+  // classes = K): `w` is width × m·K and out[j], j < m, the multiclass errors of candidate j.
   void countErrors(const Eigen::MatrixXd& w, std::uint64_t* out) const;
+  // K of the last setup (0: binary): a joint step's error request has width × m·K weights.
+  std::size_t classes() const noexcept { return classes_; }
 
  private:
   std::vector<float> x_;
@@ -72,6 +84,9 @@ class Shard {
   DataView view_;
   ClippedRows rows_;
   Eigen::VectorXd c_;
+  std::size_t classes_ = 0;
+  plan::JointLoss loss_ = plan::JointLoss::kSoftmax;
+  std::vector<float> wt_;  // the multiclass kernel's transposed weights
   std::vector<float> projected_, scale_;
   bool ready_ = false;
   std::vector<float> partial_;         // the kernel's k × m float block sums and

@@ -3,6 +3,7 @@
 // checked against the paper — before any data is read.
 #pragma once
 
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -27,17 +28,29 @@ enum class Calibration { kTight, kPaper };          // SPEC §2.9
 enum class ScoreKind { kEmpirical, kPopulation };  // SPEC §2.5
 // Data-independent pruning of hopeless margins (SPEC §2.9 item 5; docs/PRIVACY.md).
 enum class Pruning { kNone, kNoiseFloor };
+// A label of K ≥ 3 classes (docs/MULTICLASS.md): one joint noisy GD on the K × k weight matrix
+// (one mechanism at μ_train; a row's gradient touches the K rows of W with Frobenius norm
+// ≤ √2·R/c, so Δ = 2√2·R/c), or K binary one-vs-rest problems at μ_train/√K each.
+enum class Multiclass { kJoint, kOneVsRest };
+// The joint learner's loss on the scores s = Wz: the multiclass hinge at scale c
+// (Crammer–Singer, max(0, 1 − (s_y − max_{j≠y} s_j)/c)) or the multinomial logistic loss of
+// s/c (softmax cross-entropy). Both have per-row gradients of Frobenius norm ≤ √2·‖z‖/c.
+enum class JointLoss { kHinge, kSoftmax };
 
 // Public names used by the JS API and the CLI ("iter", "tight", "empirical", …).
 const char* toString(Selector selector) noexcept;
 const char* toString(Calibration calibration) noexcept;
 const char* toString(ScoreKind score) noexcept;
 const char* toString(Pruning pruning) noexcept;
+const char* toString(Multiclass multiclass) noexcept;
+const char* toString(JointLoss loss) noexcept;
 // Parse a public name; throws BAD_PARAMETER naming `parameter` on an unknown value.
 Selector parseSelector(const std::string& value, const char* parameter = "selector");
 Calibration parseCalibration(const std::string& value, const char* parameter = "calibration");
 ScoreKind parseScoreKind(const std::string& value, const char* parameter = "score");
 Pruning parsePruning(const std::string& value, const char* parameter = "pruning");
+Multiclass parseMulticlass(const std::string& value, const char* parameter = "multiclass");
+JointLoss parseJointLoss(const std::string& value, const char* parameter = "multiclassLoss");
 
 // PrivTune: the TNB's η. η = 1 (geometric K) is the paper's and Papernot–Steinke's main case.
 inline constexpr double kPrivTuneEta = 1.0;
@@ -100,6 +113,11 @@ struct PlanRequest {
   // (basic composition).
   std::uint64_t schemaCoordinates = 0;
   double schemaShare = 0.0;
+  // The last of the discoveryColumns is the label (its classes discovered): it gets a noisy
+  // histogram of its own with kLabelDiscoveryShare of μ_discovery² (the other columns the rest,
+  // jointly), instead of a 1/m part of one joint histogram — docs/PRIVACY.md, "Category
+  // discovery". Alone (discoveryColumns = 1) it has all of μ_discovery either way.
+  bool discoveryLabel = false;
   // Utility-only knobs (public, data-independent; none changes privacy): D in the step size
   // η = D/√(T(n²Δ² + kσ²)), and the multiplier of the calibration's hinge scale c (tight
   // unprojected c = γ, else γ/3).
@@ -112,7 +130,25 @@ struct PlanRequest {
   // compose exactly in GDP: μ_train² = K·μ_class², and each problem's candidates, scores and
   // noise are planned with μ_class = μ_train/√K. Iter and fixed only (GDP accounting).
   std::uint64_t classes = 1;
+  // The joint multiclass learner (Multiclass::kJoint): K = jointClasses ≥ 3 classes trained by
+  // ONE noisy GD on a K × k weight matrix (0: none — a binary label or one-vs-rest). `classes`
+  // is then 1 (one mechanism at μ_train). Every candidate's sensitivity is √2 × the binary
+  // hinge's, Δ = 2√2·R/c (docs/LEARNERS.md, "The joint multiclass learner"), and its noise has
+  // k·K coordinates (the step size, T's tight bound and the noise-floor ratio use k·K).
+  std::uint64_t jointClasses = 0;
+  JointLoss jointLoss = JointLoss::kSoftmax;
 };
+
+// Share of μ_discovery² given to the label's own histogram when other columns are discovered too
+// (the label's σ = √2/(√s·μ_discovery) against √(2m)/μ_discovery in one joint histogram of m
+// columns). With run::kClassDiscoveryShare = 0.3 of μ² for discovery, the other columns keep the
+// 0.1 of μ² they have without a discovered label (docs/MULTICLASS.md, "Class lists at small n").
+inline constexpr double kLabelDiscoveryShare = 2.0 / 3.0;
+
+// The joint learner's factor on the binary hinge's replace-one sensitivity 2R/c: a row's
+// gradient is ±z/c in two rows of W (hinge) or (p − e_y)zᵀ/c with ‖p − e_y‖ ≤ √2 (softmax).
+// The double nearest √2 is above it (0x1.6a09e667f3bcdp+0 = 1.41421356237309514…).
+inline constexpr double kJointSensitivityFactor = 1.4142135623730951;
 
 bool operator==(const PlanRequest& a, const PlanRequest& b) noexcept;
 inline bool operator!=(const PlanRequest& a, const PlanRequest& b) noexcept { return !(a == b); }
@@ -124,7 +160,7 @@ struct CandidatePlan {
   std::uint64_t k = 0;       // dimension trained in: k_γ if projected, else d
   double c = 0;              // hinge scale
   double clipRadius = 0;     // R
-  double sensitivity = 0;    // Δ = 2R/c (replace-one, exact arithmetic)
+  double sensitivity = 0;    // Δ = 2R/c (replace-one, exact arithmetic); joint: 2√2·R/c
   std::uint64_t T = 0;                    // noisy-GD iterations actually run
   std::uint64_t TUncapped = 0;            // T by the calibration rule before maxIterations
   bool capped = false;                    // maxIterations bound
@@ -160,6 +196,11 @@ struct Plan {
   // Discovery (request.discoveryColumns > 0): σ and τ of its noisy counts, its δ_τ, and the δ
   // left to the GDP part (δ − (1 + e^ε)·δ_τ); deltaGdp = δ without discovery.
   accounting::DiscoveryCalibration discovery;
+  // The label's own histogram (request.discoveryLabel): μ, σ = √2/μ, δ_τ/m and τ. A class with c
+  // training rows is found with probability Φ((c − τ)/σ): half at c = τ, 97.7% at c = τ + 2σ
+  // (classFoundAt, the plan's statement). `discovery` then holds the other columns' (0 columns:
+  // none).
+  accounting::DiscoveryCalibration labelDiscovery;
   double deltaGdp = 0;
   // PrivTune only:
   double tnbR = 0;              // r of TNB_{η, r}
@@ -269,13 +310,19 @@ void describePlan(const Plan& p, Writer& v) {
   v.number("muTrain", p.muTrain);
   if (r.classes > 1) {  // one-vs-rest only, so a binary plan reads exactly as before
     v.count("classes", r.classes);
+    v.text("multiclass", toString(Multiclass::kOneVsRest));
     v.number("muClass", p.muClass);
+  }
+  if (r.jointClasses > 0) {  // the joint learner: one mechanism on K × k weights
+    v.count("classes", r.jointClasses);
+    v.text("multiclass", toString(Multiclass::kJoint));
+    v.text("multiclassLoss", toString(r.jointLoss));
   }
   v.number("rangeShare", r.rangeShare);
   v.number("muDiscovery", p.muDiscovery);
   v.count("discoveryColumns", r.discoveryColumns);
   v.number("discoveryShare", r.discoveryShare);
-  if (r.discoveryColumns > 0) {
+  if (r.discoveryColumns > 0 && p.discovery.columns > 0) {
     v.number("discoverySigma", p.discovery.sigma);
     v.number("discoveryThreshold", p.discovery.threshold);
     v.number("discoveryDeltaThreshold", p.discovery.deltaThreshold);
@@ -285,6 +332,14 @@ void describePlan(const Plan& p, Writer& v) {
     v.number("schemaShare", r.schemaShare);
     v.number("muSchema", p.muSchema);
     v.number("schemaSigma", p.schemaSigma);
+  }
+  if (r.discoveryLabel) {
+    // The label's classes: found with probability ½ at classThreshold training rows, 97.7% at
+    // classFoundAt = τ + 2σ (public numbers: the plan's statement of which classes it will see).
+    v.number("classDiscoveryMu", p.labelDiscovery.mu);
+    v.number("classDiscoverySigma", p.labelDiscovery.sigma);
+    v.number("classThreshold", p.labelDiscovery.threshold);
+    v.number("classFoundAt", std::ceil(p.labelDiscovery.threshold + 2.0 * p.labelDiscovery.sigma));
   }
   v.number("deltaGdp", p.deltaGdp);
   v.number("muRun", p.muRun);

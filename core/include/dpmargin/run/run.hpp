@@ -40,6 +40,9 @@ struct Options {
   std::optional<double> stepScale, hingeScale;
   std::optional<plan::Pruning> pruning;
   std::optional<double> pruneRatio;
+  // A label of 3 or more classes: one joint learner or one-vs-rest, and the joint loss.
+  std::optional<plan::Multiclass> multiclass;
+  std::optional<plan::JointLoss> multiclassLoss;
   // Preprocessing (per row, public constants; or private column ranges).
   std::optional<bool> intercept;
   std::optional<learn::RowNormalization> rowNormalization;
@@ -162,8 +165,13 @@ plan::Plan planForTable(const Options& options, std::uint64_t n, std::uint64_t f
 // The generator a resolved run uses: seeded (NOT private) when it has a seed, else the CSPRNG.
 random::Generator makeGenerator(const learn::TrainSettings& settings);
 
-// Share of the budget for category discovery when some is needed (docs/DATA.md).
+// Share of the budget for category discovery when some is needed (docs/DATA.md), and when the
+// label's classes are discovered (its own histogram gets ⅔ of it with other columns, all of it
+// alone). A larger share finds more small classes (docs/MULTICLASS.md "Class lists at small n":
+// 0.3 on Soybean) but costs every binary text label ~13% of μ_train, and the class count is not
+// known before the discovery: the default stays 0.1; `discoveryShare` raises it.
 inline constexpr double kDiscoveryShare = 0.1;
+inline constexpr double kClassDiscoveryShare = 0.1;
 // "auto" categories are discovered when the threshold τ is at most this share of the rows.
 inline constexpr double kAutoDiscoverRowShare = 0.05;
 

@@ -15,6 +15,8 @@ struct Faults {
   double gradientNoise = 1.0;   // multiplies σ of every noisy-GD step (the plan's σ_j)
   double scoreNoise = 1.0;      // multiplies the sd of every released score's noise
   bool addRemoveSensitivity = false;  // σ from the add/remove Δ = R/c instead of 2R/c
+  // The joint multiclass learner's σ from the binary Δ = 2R/c, without its √2 (2√2·R/c).
+  bool jointWithoutSqrt2 = false;
   double rangeNoise = 1.0;      // multiplies the sd of the range histograms' noise (τ stays 4σ)
   double discoveryNoise = 1.0;  // multiplies the sd of category discovery's noisy counts
   double discoveryThreshold = 1.0;  // multiplies τ − 1 (the threshold's noise margin)
