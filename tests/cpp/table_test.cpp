@@ -126,10 +126,36 @@ TEST(Schema, ClassesDeclaredOrPositive) {
   data::Schema s = schemaOf("y,x\nyes,1\nno,2\n", o);
   EXPECT_EQ(s.classSource, data::ClassSource::kDeclared);
   EXPECT_EQ(s.positive, "yes");
+  EXPECT_EQ(s.positiveRule, "second-declared");
+  o.positive = "no";
+  s = schemaOf("y,x\nyes,1\nno,2\n", o);
+  EXPECT_EQ(s.positive, "no");
+  EXPECT_EQ(s.positiveRule, "named");
   o.classes.reset();
   o.positive = "yes";
   s = schemaOf("y,x\nyes,1\nno,2\n", o);
   EXPECT_EQ(s.classSource, data::ClassSource::kPositive);
+  EXPECT_EQ(s.positiveRule, "named");
+  // A 0/1 label: 1. Three declared classes: no positive class, no rule.
+  o = TableOptions{};
+  o.label = "y";
+  s = schemaOf("y,x\n1,1\n0,2\n", o);
+  EXPECT_EQ(s.positive, "1");
+  EXPECT_EQ(s.positiveRule, "binary01");
+  o.classes = std::vector<std::string>{"a", "b", "c"};
+  s = schemaOf("y,x\na,1\nb,2\nc,3\n", o);
+  EXPECT_EQ(s.positiveRule, "");
+  // The rule is in the description (the CLI's --json, the model file); a description read back
+  // as a schema declares the classes it lists, and the rule says so.
+  o = TableOptions{};
+  o.label = "y";
+  const Node described = data::describeSchema(schemaOf("y,x\n1,1\n0,2\n", o));
+  EXPECT_EQ(described.field("positiveRule")->text, "binary01");
+  TableOptions back;
+  data::mergeSchemaNode(back, described);
+  s = schemaOf("y,x\n1,1\n0,2\n", back);
+  EXPECT_EQ(s.positive, "1");
+  EXPECT_EQ(s.positiveRule, "second-declared");
 }
 
 TEST(Schema, RejectsBadOptionsByName) {
@@ -419,6 +445,7 @@ TEST(CsvRun, TextColumnsMissingCellsAndATextLabel) {
   const data::Schema& s = r.run->schema();
   EXPECT_EQ(s.classes, (std::vector<std::string>{"no", "yes"}));
   EXPECT_EQ(s.positive, "yes");
+  EXPECT_EQ(s.positiveRule, "second-discovered");  // the second of the two, in byte order
   // n = 6000: the threshold is far below 300 rows, so "auto" discovers the levels.
   EXPECT_EQ(column(s, "plan").categories, data::CategorySource::kDiscover);
   EXPECT_EQ(column(s, "plan").levels, (std::vector<std::string>{"basic", "plus", "pro"}));

@@ -50,7 +50,7 @@ test("train --json prints the report of SPEC §5.2", () => {
   expect(report.report.elapsedMs).toBeUndefined();
   expect(report.seeded).toBe(false);
   expect(report.n).toBe(1500);
-  expect(report.label).toEqual({ column: "label", positive: "1", classes: ["0", "1"], classSource: "binary01" });
+  expect(report.label).toEqual({ column: "label", positive: "1", classes: ["0", "1"], classSource: "binary01", positiveRule: "binary01" });
   expect(report.schema.columns.map((c) => c.kind)).toEqual([...Array(10).fill("numeric"), "label"]);
   for (const c of report.candidates) {
     for (const key of ["gamma", "k", "T", "sigma", "projected", "noisyScore"]) expect(c).toHaveProperty(key);

@@ -37,7 +37,9 @@ function pieces(bytes, size) {
 
 /** The manifest's options as CLI flags (a schema goes through a file, { impute } as --impute). */
 function cliArgs(key, file, options) {
-  const args = ["train", pathOf(file), "--epsilon", String(TRAIN.epsilon), "--delta", "1e-5", "--seed", "1", "--max-iterations", "5", "--json"];
+  // The model goes to the scratch folder (without --out it would be written next to the fixture).
+  const args = ["train", pathOf(file), "--epsilon", String(TRAIN.epsilon), "--delta", "1e-5", "--seed", "1", "--max-iterations", "5", "--json",
+    "--out", join(scratch, `${key.replace(/[^\w.-]/g, "_")}.model.json`)];
   for (const [name, value] of Object.entries(options)) {
     if (name === "missing" && typeof value === "object") {
       args.push("--impute", String(value.impute));

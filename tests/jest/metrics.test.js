@@ -157,6 +157,6 @@ describe("the CLI shows the AUC next to the other yardsticks", () => {
 
   test("predict on a labelled file", () => {
     expect(predicted.code).toBe(0);
-    expect(predicted.stderr).toMatch(/local, not private\): accuracy \d+\.\d\d%, balanced accuracy \d+\.\d\d%, majority class "[^"]+" \d+\.\d\d%, ROC AUC [01]\.\d{4}/);
+    expect(predicted.stderr).toMatch(/local, not private\): accuracy \d+\.\d\d%, balanced accuracy \d+\.\d\d%, F1 \d\.\d{4} \(positive "1"\); majority class "[^"]+" \d+\.\d\d%; ROC AUC [01]\.\d{4}/);
   });
 });

@@ -9,6 +9,7 @@
 
 #include "dataset.hpp"
 #include "dpmargin/data/csv.hpp"
+#include "dpmargin/data/names.hpp"
 #include "dpmargin/error.hpp"
 #include "dpmargin/run/run.hpp"
 #include "guard.hpp"
@@ -96,6 +97,17 @@ class WasmCsvRun {
   void endPass() { run().endPass(); }
   val progress() { return progressOf(run().bytes(), run().rows()); }
   val schema() { return fromNode(data::describeSchema(run().schema())); }
+  // What a ledger records of the run (ledger.ts ledgerRun), before discovery draws noise.
+  val budget() {
+    const plan::Plan b = run().budget();
+    val o = val::object();
+    o.set("epsilon", b.request.epsilon);
+    o.set("delta", b.request.delta);
+    o.set("selector", std::string(plan::toString(b.request.selector)));
+    o.set("mu", b.mu);
+    o.set("deltaGdp", b.deltaGdp);
+    return o;
+  }
   val encoding() { return fromNode(data::describeEncoding(run().encoding())); }
   val featureNames() { return fromNode(Node::ofTexts(run().encoding().names())); }
   val fill() {
@@ -169,6 +181,12 @@ class WasmCsvRead {
   }
   val fill() { return fillOf(read().fillResult()); }
   val rowCount() { return val(double(read().scan().rows)); }
+  // The file's column names (after the scan pass).
+  val header() {
+    std::vector<std::string> names;
+    for (const auto& c : read().scan().columns) names.push_back(c.name);
+    return fromNode(Node::ofTexts(names));
+  }
   void takeDataset(val dataset) { toDataset(dataset, "dataset").adopt(read().takeDataset()); }
   void release() { read_.reset(); }
 
@@ -221,6 +239,29 @@ class WasmCsvScan {
   ByteBuffer buffer_;
 };
 
+// data::requireColumn: the column's index, or the core's error naming it (every column listed,
+// "did you mean").
+val requireColumn(val header, val name, val parameter, val what) {
+  const std::string p = toText(parameter, "parameter");
+  return val(double(data::requireColumn(nodeTexts(toNode(header, "header"), "header"), toText(name, p.c_str()), p,
+                                        toText(what, "what"))));
+}
+
+// data::publicColumns: the label and the columns a model may read, by name.
+val publicColumns(val header, val csvOptions) {
+  const std::vector<std::string> names = nodeTexts(toNode(header, "header"), "header");
+  run::Options o;
+  addOptions(o, csvOptions, "csv", true);
+  data::validateTableOptions(o.table);
+  const data::PublicColumns found = data::publicColumns(names, o.table);
+  std::vector<std::string> features;
+  for (std::size_t j : found.features) features.push_back(names[j]);
+  val out = val::object();
+  out.set("label", found.label >= 0 ? val(names[std::size_t(found.label)]) : val::null());
+  out.set("features", fromNode(Node::ofTexts(features)));
+  return out;
+}
+
 }  // namespace dpmargin::wasm
 
 EMSCRIPTEN_BINDINGS(dpmargin_csv) {
@@ -236,6 +277,7 @@ EMSCRIPTEN_BINDINGS(dpmargin_csv) {
       .method<&WasmCsvRun::endPass>("endPass")
       .method<&WasmCsvRun::progress>("progress")
       .method<&WasmCsvRun::schema>("schema")
+      .method<&WasmCsvRun::budget>("budget")
       .method<&WasmCsvRun::encoding>("encoding")
       .method<&WasmCsvRun::featureNames>("featureNames")
       .method<&WasmCsvRun::fill>("fill")
@@ -254,8 +296,11 @@ EMSCRIPTEN_BINDINGS(dpmargin_csv) {
       .method<&WasmCsvRead::labelCodes>("labelCodes")
       .method<&WasmCsvRead::fill>("fill")
       .method<&WasmCsvRead::rowCount>("rowCount")
+      .method<&WasmCsvRead::header>("header")
       .method<&WasmCsvRead::takeDataset>("takeDataset")
       .method<&WasmCsvRead::release>("release");
+  registerFunction<&requireColumn>("requireColumn");
+  registerFunction<&publicColumns>("publicColumns");
   GuardedClass<WasmCsvScan>("CsvScan")
       .method<&WasmCsvScan::start>("start")
       .method<&WasmCsvScan::buffer>("buffer")

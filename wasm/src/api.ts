@@ -9,10 +9,12 @@ import type { CsvSource } from "./csv/source.js";
 import type { CsvReadOptions } from "./csv/options.js";
 import { readLocalTable, type TableInfo } from "./csv/table.js";
 import { summarizeCsv, type CsvSummary, type SummaryOptions } from "./csv/summary.js";
+import { csvHeader, type CsvHeader } from "./csv/header.js";
 import { Model, type AnyModelFile, type ModelFile } from "./model/model.js";
 import type { MulticlassModelFile } from "./model/multiclass.js";
 import type { ShardHost } from "./shards/sharded.js";
 import { PrivacyLedger, parseLedgerFile, type LedgerFile } from "./ledger/ledger.js";
+import { evaluate, type EvaluateOptions, type Evaluation } from "./metrics/metrics.js";
 
 /** Pure accounting functions (SPEC §2.1, §2.6), exposed for reports and cross-checks. */
 export interface Accounting {
@@ -161,6 +163,36 @@ export class DpMargin {
   trainCsv(source: CsvSource, csv: CsvReadOptions, options: TrainOptions): Promise<CsvTrainResult>;
   trainCsv(source: CsvSource, csv: CsvReadOptions, options: TrainOptions): Promise<CsvTrainResult<AnyModelFile>> {
     return trainCsv(this.#core, source, csv, options, this.#host);
+  }
+
+  /**
+   * Yardsticks of predictions on labelled rows — accuracy, balanced accuracy, the majority
+   * rate, precision/recall/F1, ROC AUC and curve — as `dpmargin train --test` and `predict`
+   * print them: the package's `evaluate`, here on the instance too (`dp.evaluate(p.scores,
+   * p.truth)` after `model.predictCsv`). Computed on your rows: local, NOT private.
+   */
+  evaluate(scores: ArrayLike<number>, truth: ArrayLike<number>, options: EvaluateOptions = {}): Evaluation {
+    return evaluate(scores, truth, options);
+  }
+
+  /**
+   * The position of column `name` in a CSV's header (e.g. `summarizeCsv(…).header`), or a
+   * `DpMarginError` naming `parameter` — LABEL_NOT_FOUND for "label", else BAD_PARAMETER — whose
+   * message lists every column and the names `name` resembles ("did you mean"): the core's
+   * `data::requireColumn`, the message of every column-name error of the package.
+   */
+  findColumn(header: readonly string[], name: string, parameter = "column", what = `${parameter} names`): number {
+    return unwrap(this.#core.requireColumn([...header], name, parameter, what));
+  }
+
+  /**
+   * A CSV's header, read alone (the bytes up to the end of its first row), with the label and
+   * the columns a model trained with these CSV options may read, by the core's public rules
+   * (the header's names and the options — never a cell): what can be checked before any data
+   * are read, e.g. that a test file holds every column a model of the training file may need.
+   */
+  csvHeader(source: CsvSource, options: Parameters<typeof csvHeader>[2] = {}): Promise<CsvHeader> {
+    return csvHeader(this.#core, source, options);
   }
 
   /** Column kinds, missing cells and value counts of a CSV, its first rows, and the schema

@@ -47,7 +47,7 @@ const MODEL_FIELDS = [
 
 function schemaFields(prefix: string): string[] {
   return [
-    "format", "version", "label", "classSource", "classDecision", "classes[]", "positive", "maxLevels",
+    "format", "version", "label", "classSource", "classDecision", "classes[]", "positive", "positiveRule", "maxLevels",
     "hashBuckets", "missing", "fill", "categories",
     "csv.delimiter", "csv.decimal", "csv.encoding", "csv.missingTokens[]",
     "columns[].name", "columns[].kind", "columns[].missing", "columns[].nullable", "columns[].fill",
@@ -78,6 +78,12 @@ const REPORT_FIELDS = [
 export const RELEASED_REASONS: ReadonlySet<string> = new Set([
   "declared", "ignore", "not in features", "header name reads like an identifier", "almost no values",
   "numbers", "text", "named", "header name",
+]);
+
+/** How the positive class was chosen (the schema's positiveRule): a rule's name, a function of
+ *  the released class source, classes and positive class. */
+export const RELEASED_POSITIVE_RULES: ReadonlySet<string> = new Set([
+  "named", "binary01", "second-declared", "second-discovered",
 ]);
 
 /** How a decision was made, in a released record ("local" never is). */
@@ -123,6 +129,9 @@ export function checkReleased<T>(kind: Kind, record: T): T {
     }
     if (path.endsWith(".reason") && !RELEASED_REASONS.has(String(value))) {
       throw new DpMarginError("INTERNAL", `the ${kind} would release the reason ${JSON.stringify(value)}, not a public rule's name`);
+    }
+    if (path.endsWith("positiveRule") && !RELEASED_POSITIVE_RULES.has(String(value))) {
+      throw new DpMarginError("INTERNAL", `the ${kind} would release the positive-class rule ${JSON.stringify(value)}, not a public rule's name`);
     }
     if ((path.endsWith(".decision") || path.endsWith("classDecision")) && !RELEASED_DECISIONS.has(String(value))) {
       throw new DpMarginError("INTERNAL", `the ${kind} would release a decision made ${JSON.stringify(value)} (only public or private decisions are released)`);

@@ -7,6 +7,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "dpmargin/data/names.hpp"
 #include "dpmargin/error.hpp"
 
 namespace dpmargin::data {
@@ -33,15 +34,7 @@ const char* const kMissingNames[] = {"error", "constant", "indicator", "level"};
 const char* const kCategoryNames[] = {"declared", "discover", "hash", "auto"};
 const char* const kClassNames[] = {"declared", "binary01", "positive", "discover"};
 
-// Lower case ASCII without spaces, '_', '-', '.'.
-std::string folded(const std::string& name) {
-  std::string out;
-  for (char c : name) {
-    if (c == ' ' || c == '_' || c == '-' || c == '.') continue;
-    out += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  }
-  return out;
-}
+std::string folded(const std::string& name) { return foldName(name); }
 
 void checkLevels(const std::vector<std::string>& levels, const std::string& parameter,
                  std::size_t max) {
@@ -126,8 +119,8 @@ CategorySource parseCategorySource(const std::string& v, const std::string& para
 void mergeSchemaNode(TableOptions& o, const Node& schema) {
   const std::string s = "schema";
   nodeObject(schema, s, {"format", "version", "csv", "label", "classes", "classSource", "classDecision",
-                         "positive", "missing", "fill", "categories", "maxLevels", "hashBuckets",
-                         "columns"});
+                         "positive", "positiveRule", "missing", "fill", "categories", "maxLevels",
+                         "hashBuckets", "columns"});
   const Node* v;
   if ((v = schema.field("format")) && nodeText(*v, s + ".format") != "dpmargin-schema") {
     bad(s + ".format", s + ".format must be \"dpmargin-schema\", but is " + v->shown());
@@ -376,28 +369,19 @@ Schema resolve(const CsvScan& scan, const TableOptions& o, SchemaPurpose purpose
     header.push_back(scan.columns[j].name);
     position.emplace(scan.columns[j].name, j);
   }
-  auto listHeader = [&]() {
-    std::string out;
-    for (std::size_t j = 0; j < header.size() && j < 12; ++j) out += (j ? ", " : "") + quoted(header[j]);
-    if (header.size() > 12) out += ", … (" + std::to_string(header.size()) + " columns)";
-    return out;
-  };
+  auto listHeader = [&]() { return listColumns(header); };
   auto require = [&](const std::string& name, const std::string& parameter) {
     auto it = position.find(name);
     if (it == position.end()) {
-      bad(parameter, parameter + " must be columns of the header (" + listHeader() + "), but names " + quoted(name));
+      bad(parameter, parameter + " must be columns of the header (" + listHeader() + "), but names " + quoted(name) +
+                         didYouMean(name, header));
     }
     return it->second;
   };
 
   // The label: named, or proposed by its header name.
   if (o.label) {
-    auto it = position.find(*o.label);
-    if (it == position.end()) {
-      throw Error(ErrorCode::kLabelNotFound, "label",
-                  "label column " + quoted(*o.label) + " is not in the header (" + listHeader() + ")");
-    }
-    s.label = static_cast<std::int64_t>(it->second);
+    s.label = static_cast<std::int64_t>(requireColumn(header, *o.label, "label", "label column"));
     s.labelReason = "named";
   } else if (purpose == SchemaPurpose::kTrain || purpose == SchemaPurpose::kSummary) {
     s.label = proposeLabel(header);
@@ -605,9 +589,11 @@ Schema resolve(const CsvScan& scan, const TableOptions& o, SchemaPurpose purpose
       s.classSource = ClassSource::kDeclared;
       s.classes = *o.classes;
       s.positive = o.positive ? *o.positive : (s.classes.size() == 2 ? s.classes[1] : "");
+      s.positiveRule = o.positive ? "named" : s.classes.size() == 2 ? "second-declared" : "";
     } else if (o.positive) {
       s.classSource = ClassSource::kPositive;
       s.positive = *o.positive;
+      s.positiveRule = "named";
     } else if (o.discoverClasses) {
       s.classSource = *o.discoverClasses ? ClassSource::kDiscover : ClassSource::kBinary01;
     } else {
@@ -617,6 +603,7 @@ Schema resolve(const CsvScan& scan, const TableOptions& o, SchemaPurpose purpose
     if (s.classSource == ClassSource::kBinary01) {
       s.classes = {"0", "1"};
       s.positive = "1";
+      s.positiveRule = "binary01";
     }
   }
   return s;
@@ -689,6 +676,7 @@ Node describeSchema(const Schema& s) {
     if (!s.classDecision.empty()) top.emplace_back("classDecision", text(s.classDecision));
     if (!s.classes.empty()) top.emplace_back("classes", Node::ofTexts(s.classes));
     if (!s.positive.empty()) top.emplace_back("positive", text(s.positive));
+    if (!s.positiveRule.empty()) top.emplace_back("positiveRule", text(s.positiveRule));
   }
   top.emplace_back("maxLevels", Node::ofNumber(double(s.maxLevels)));
   top.emplace_back("hashBuckets", Node::ofNumber(double(s.hashBuckets)));

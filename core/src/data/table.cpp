@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <unordered_map>
 
+#include "dpmargin/data/names.hpp"
 #include "dpmargin/error.hpp"
 #include "data/csv/cells.hpp"
 #include "data/csv/text.hpp"
@@ -354,11 +355,14 @@ Schema schemaForEncoding(const CsvScan& scan, Encoding& encoding,
     s.columns.push_back(std::move(c));
     position.emplace(scan.columns[j].name, j);
   }
+  std::vector<std::string> header;
+  for (const auto& c : scan.columns) header.push_back(c.name);
   for (EncodedBlock& b : encoding.blocks) {
     auto it = position.find(b.column);
     if (it == position.end()) {
       throw Error(ErrorCode::kBadParameter, "features",
-                  "features must be in the header: the model's column " + Node::ofText(b.column).shown() + " is not");
+                  "features must be in the header: the model's column " + Node::ofText(b.column).shown() +
+                      " is not (the header: " + listColumns(header) + ")" + didYouMean(b.column, header));
     }
     ColumnSchema& c = s.columns[it->second];
     c.kind = b.kind;

@@ -250,7 +250,10 @@ void CsvRun::afterCount() {
                       " rows to be found at this budget); declare the classes (classes, --classes), "
                       "name the positive class (positive, --positive), or raise epsilon");
     }
-    if (schema_.classes.size() == 2) schema_.positive = schema_.classes[1];
+    if (schema_.classes.size() == 2) {
+      schema_.positive = schema_.classes[1];
+      schema_.positiveRule = "second-discovered";
+    }
   }
   beginFill();
 }

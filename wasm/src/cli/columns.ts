@@ -3,18 +3,13 @@
 // back to JavaScript, so this reads the file once more (streamed, RFC 4180 quoting) with the
 // dialect the core detected (delimiter, encoding); blank lines are skipped as the core skips them.
 import { createReadStream } from "node:fs";
-import { DpMarginError } from "../node.js";
 
+// `indexOf`: the column's position, or the package's error naming it (dp.findColumn: every
+// column listed, "did you mean").
 export async function readColumns(path: string, dialect: { delimiter: string; encoding: "utf-8" | "latin1" },
-  header: string[], names: string[] | "all"): Promise<{ names: string[]; cells: string[][] }> {
+  header: string[], names: string[] | "all", indexOf: (name: string) => number): Promise<{ names: string[]; cells: string[][] }> {
   const wanted = names === "all" ? header : names;
-  const index = wanted.map((name) => {
-    const j = header.indexOf(name);
-    if (j < 0) {
-      throw new DpMarginError("BAD_PARAMETER", `keep names ${JSON.stringify(name)}, which is not a column of ${path} (columns: ${header.map((h) => JSON.stringify(h)).join(", ")})`, "keep");
-    }
-    return j;
-  });
+  const index = wanted.map(indexOf);
   const decoder = new TextDecoder(dialect.encoding === "latin1" ? "windows-1252" : "utf-8");
   const delimiter = dialect.delimiter;
   const rows: string[][] = [];

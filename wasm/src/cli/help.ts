@@ -26,7 +26,7 @@ const JSON_FLAG: FlagDoc = { name: "json", help: "print the result as JSON on st
 export const COMMAND_FLAGS: Record<string, FlagDoc[]> = {
   train: [
     { name: "test", value: "FILE", help: "a held-out CSV to report accuracy on (local, not private)", default: "none" },
-    { name: "out", value: "FILE", help: "write the model file (JSON) there (an existing file is refused)", default: "no model file" },
+    { name: "out", value: "FILE", help: "write the model file (JSON) there (an existing file is refused)", default: "TRAIN.model.json next to TRAIN.csv (-2, -3, … when taken)" },
     { name: "force", help: "let --out overwrite an existing file", default: "off" },
     { name: "ledger", value: "FILE", help: "privacy ledger of this dataset: the run is added to it (created if missing), or refused when it would pass its cap", default: "none" },
     { name: "ledger-cap", value: "EPSILON,DELTA", help: "the total cap of a new --ledger file", default: "no cap" },
@@ -37,6 +37,7 @@ export const COMMAND_FLAGS: Record<string, FlagDoc[]> = {
     { name: "force", help: "let --out overwrite an existing file", default: "off" },
     { name: "keep", value: "A,B,…", help: "copy these columns of DATA.csv into the predictions (to join on)", default: "none" },
     { name: "keep-all", help: "copy every column of DATA.csv into the predictions", default: "off" },
+    { name: "threshold", value: "T", help: "binary model: a row is positive when its score is ≥ T (a column `threshold` in the predictions says so; raise T for fewer, surer positives)", default: "score > 0" },
     ...PROGRESS,
   ],
   profile: [

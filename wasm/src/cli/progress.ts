@@ -32,6 +32,10 @@ const PASS_NAMES: Record<CsvProgress["pass"], string> = {
   scan: "reading", count: "counting categories", fill: "reading again",
 };
 
+// Every bar on the screen, so that an exit path can stop them all before it says anything: a bar
+// left running redraws itself over the error and its timer keeps the process alive.
+const live = new Set<Progress>();
+
 /** The progress display of one command. `enabled` false: every method does nothing. */
 export class Progress {
   readonly enabled: boolean;
@@ -63,6 +67,7 @@ export class Progress {
     bar.start(total, 0, payload);
     this.#bar = bar;
     this.#key = key;
+    live.add(this);
     return bar;
   }
 
@@ -118,9 +123,17 @@ export class Progress {
 
   /** Finish the current bar (its last state stays on its own line). */
   done(): void {
+    live.delete(this);
     if (!this.#bar) return;
-    this.#bar.stop();
+    const bar = this.#bar;
     this.#bar = null;
     this.#key = "";
+    bar.stop();
+  }
+
+  /** Finish every bar of the process, so that the next line starts at column 0 and no timer is
+   *  left running: called on every exit path before the error (or the result) is printed. */
+  static stopAll(): void {
+    for (const progress of [...live]) progress.done();
   }
 }

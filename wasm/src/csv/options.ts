@@ -19,6 +19,11 @@ export interface SchemaFile {
   classDecision?: "declared" | "private" | "local";
   classes?: string[];
   positive?: string;
+  /** How `positive` was chosen: "named" (the `positive` option), "binary01" (1 of a 0/1
+   *  label), "second-declared" / "second-discovered" (the second of two declared classes, in
+   *  their order / of two discovered classes, in byte order). Written by the core, ignored when
+   *  a schema is read back. */
+  positiveRule?: "named" | "binary01" | "second-declared" | "second-discovered";
   maxLevels: number;
   hashBuckets: number;
   columns: SchemaColumn[];

@@ -40,12 +40,13 @@ export async function feedPass(sink: CoreByteSink, source: CsvSource, pass: CsvP
   }
 }
 
-/** Every pass the reader asks for, until it is done. */
+/** Every pass the reader asks for, until it is done; `beforePass` is called before each. */
 export async function runPasses(reader: CorePassReader, source: CsvSource, signal: AbortSignal | undefined,
-  onProgress: ((p: CsvProgress) => void) | undefined): Promise<void> {
+  onProgress: ((p: CsvProgress) => void) | undefined, beforePass?: (pass: CsvProgress["pass"]) => void): Promise<void> {
   for (;;) {
     const pass = unwrap(reader.pass());
     if (pass === "done") return;
+    beforePass?.(pass as CsvProgress["pass"]);
     await feedPass(reader, source, pass as CsvProgress["pass"], signal, onProgress);
     unwrap(reader.endPass());
   }

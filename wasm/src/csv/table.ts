@@ -9,6 +9,7 @@ import { sourceSize, type CsvSource } from "./source.js";
 import { runPasses } from "./passes.js";
 import { splitCsvOptions, type SchemaFile } from "./options.js";
 import { columnSummaries, type ColumnSummary } from "./summary.js";
+import type { LedgerBudget } from "../ledger/ledger.js";
 
 /** What a CSV read: its shape, the resolved schema, and the model columns. */
 export interface TableInfo {
@@ -22,7 +23,9 @@ export interface TableInfo {
   /** File columns read as features, and those left out. */
   columns: string[];
   ignored: string[];
-  label: { column: string; positive: string; classes: string[]; classSource: string } | null;
+  /** `positiveRule`: how the positive class of a binary label was chosen (the schema's: "named",
+   *  "binary01", "second-declared", "second-discovered"); absent for a multiclass label. */
+  label: { column: string; positive: string; classes: string[]; classSource: string; positiveRule?: string } | null;
   /** Missing numeric cells replaced by their constant, and cells read as missing (indicator
    *  or missing level). Local facts about the data: not released. */
   imputed: number;
@@ -52,6 +55,7 @@ export function tableInfo(schema: SchemaFile, featureNames: string[], rows: numb
     positive: schema.positive ?? "",
     classes: schema.classes ?? [],
     classSource: schema.classSource ?? "binary01",
+    ...(schema.positiveRule ? { positiveRule: schema.positiveRule } : {}),
   };
   return { rows, schema, featureNames, columns, ignored, label, imputed: fill.imputed, missing: fill.marked, labelSummary,
     labelOutside: fill.labelOutside ?? 0 };
@@ -76,7 +80,8 @@ export interface TrainingTable {
  * both); on error nothing is left allocated.
  */
 export async function readTrainingTable(core: CoreModule, source: CsvSource, csv: unknown,
-  options: CoreOptions, signal: AbortSignal | undefined): Promise<TrainingTable> {
+  options: CoreOptions, signal: AbortSignal | undefined,
+  beforeNoise?: (budget: LedgerBudget) => void): Promise<TrainingTable> {
   const split = splitCsvOptions(csv, signal);
   if (split.signal?.aborted) throw cancelled("reading the CSV");
   const run = new core.CsvRun();
@@ -84,7 +89,10 @@ export async function readTrainingTable(core: CoreModule, source: CsvSource, csv
   try {
     unwrap(run.start(split.core, options, split.rows));
     expectSize(run, source);
-    await runPasses(run, source, split.signal, split.onProgress);
+    // Category or class discovery (the "count" pass) draws the run's first noise: the caller
+    // records the run (its ledger) before it, from the run's budget.
+    await runPasses(run, source, split.signal, split.onProgress,
+      (pass) => { if (pass === "count") beforeNoise?.(unwrap(run.budget()) as LedgerBudget); });
     dataset = new core.Dataset();
     unwrap(run.takeDataset(dataset));
     const schema = unwrap(run.schema()) as unknown as SchemaFile;

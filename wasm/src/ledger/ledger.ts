@@ -46,8 +46,12 @@ export interface LedgerFile {
   runs: LedgerRun[];
 }
 
+/** What a ledger reads of a plan: its budget (a resolved plan, or the budget a CSV run knows
+ *  before discovery draws noise). */
+export type LedgerBudget = Pick<Plan, "epsilon" | "delta" | "selector" | "mu" | "deltaGdp">;
+
 /** The record of one run from its resolved plan (what `onPlan` and `report.plan` give). */
-export function ledgerRun(plan: Plan, note?: string): LedgerRun {
+export function ledgerRun(plan: LedgerBudget, note?: string): LedgerRun {
   // Iter, fixed (and every selector but PrivTune) are μ-GDP apart from discovery's δ charge;
   // PrivTune's guarantee (Papernot–Steinke) is (ε, δ) only.
   const gdp = plan.selector !== "privtune";
@@ -80,13 +84,13 @@ export class PrivacyLedger {
 
   /** What the total would become with one more run of this plan; BUDGET_EXCEEDED when that is
    *  beyond the cap (nothing is recorded). */
-  preview(plan: Plan): LedgerTotal {
+  preview(plan: LedgerBudget): LedgerTotal {
     return this.#compose([...this.#runs, ledgerRun(plan)], this.#cap);
   }
 
   /** Records a run of this plan (train() does it, with the `ledger` option, before the first
    *  iteration): BUDGET_EXCEEDED, and nothing recorded, when the total would pass the cap. */
-  charge(plan: Plan, note?: string): LedgerTotal {
+  charge(plan: LedgerBudget, note?: string): LedgerTotal {
     const run = ledgerRun(plan, note);
     const total = this.#compose([...this.#runs, run], this.#cap);
     this.#runs.push(run);

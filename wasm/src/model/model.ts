@@ -441,6 +441,8 @@ export class Model<F extends AnyModelFile = ModelFile> {
       unwrap(read.takeDataset(dataset));
       const labelled = unwrap(read.labelled());
       if (o.label !== undefined && !labelled) {
+        // The core's message: every column of the file, and "did you mean".
+        unwrap(this.#core.requireColumn(unwrap(read.header()), String(o.label), "label", "label column"));
         throw new DpMarginError("LABEL_NOT_FOUND", `label column ${JSON.stringify(o.label)} is not in the header`, "label");
       }
       let truth: Int8Array | null = null;

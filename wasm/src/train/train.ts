@@ -77,6 +77,8 @@ export const TRAIN_JS_ONLY = ["workers", "onPlan", "onProgress", "signal", "ledg
 
 interface Control {
   started: number;
+  /** The ledger has recorded the run already (before a CSV's discovery drew noise). */
+  charged: boolean;
   workers: number;
   onPlan: ((plan: Plan) => void) | undefined;
   ledger: PrivacyLedger | undefined;
@@ -98,7 +100,7 @@ function control(core: CoreModule, options: TrainOptions): Control {
   const trainingPredictions = o.trainingPredictions ?? false;
   if (typeof trainingPredictions !== "boolean") throw badParameter("trainingPredictions", "true or false", trainingPredictions);
   const c: Control = {
-    started, workers, trainingPredictions,
+    started, workers, trainingPredictions, charged: false,
     onPlan: optionalFunction(o, "onPlan"),
     ledger: optionalLedger(o),
     onProgress: optionalFunction(o, "onProgress"),
@@ -158,7 +160,10 @@ export async function trainCsv(core: CoreModule, source: CsvSource, csv: CsvRead
   if (c.signal?.aborted) throw cancelled("training");
   const pool = shardPool(c, host);
   try {
-    const { run: csvRun, dataset, table } = await readTrainingTable(core, source, csv ?? {}, c.options, c.signal);
+    // With a ledger, the run is recorded before the first noise: before discovery when there is
+    // one (BUDGET_EXCEEDED then stops it with nothing drawn), else from the plan below.
+    const { run: csvRun, dataset, table } = await readTrainingTable(core, source, csv ?? {}, c.options, c.signal,
+      c.ledger ? (budget) => { c.ledger!.charge(budget); c.charged = true; } : undefined);
     try {
       const label = table.label;
       const multiclass = label && label.classes.length >= 3 ? { column: label.column, classes: label.classes } : null;
@@ -209,7 +214,7 @@ async function run(core: CoreModule, dataset: CoreDataset, c: Control, columns: 
     trainer = new core.Trainer();
     const start: CoreTrainStart = unwrap(begin(trainer));
     const { plan } = start;
-    ledger?.charge(plan);  // BUDGET_EXCEEDED before any iteration: nothing is released
+    if (!c.charged) ledger?.charge(plan);  // BUDGET_EXCEEDED before any iteration: nothing is released
     onPlan?.(plan);
     const t = trainer;
     // A binary label's ±1 as read (n bytes): the truth of the training predictions, kept before

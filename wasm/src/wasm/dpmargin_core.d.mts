@@ -184,6 +184,9 @@ export interface CoreCsvRun extends CorePassReader {
    *  one pass (data::TableReader::keepScanValues); the same table either way. */
   expectBytes(bytes: number): Status<boolean>;
   schema(): Status<Record<string, unknown>>;
+  /** Once scanned: what a ledger records of the run (run::CsvRun::budget), before discovery
+   *  draws noise. */
+  budget(): Status<{ epsilon: number; delta: number; selector: string; mu: number; deltaGdp: number }>;
   encoding(): Status<Record<string, unknown>>;
   featureNames(): Status<string[]>;
   fill(): Status<CoreFill>;
@@ -201,6 +204,8 @@ export interface CoreCsvRead extends CorePassReader {
   labelCodes(): Status<Int32Array>;
   fill(): Status<CoreFill>;
   rowCount(): Status<number>;
+  /** The file's column names (after the scan pass). */
+  header(): Status<string[]>;
   takeDataset(into: CoreDataset): Status<boolean>;
 }
 export interface CoreCsvScan extends CoreByteSink {
@@ -214,6 +219,12 @@ export interface CoreModule {
   plan(options: CoreOptions): Status<Plan>;
   planForTable(options: CoreOptions, rows: number, features: number, classes: number | undefined): Status<Plan>;
   validateOptions(options: CoreOptions): Status<boolean>;
+  /** data::requireColumn: the index of `name` in `header`, or LABEL_NOT_FOUND ("label") /
+   *  BAD_PARAMETER naming `parameter`, every column listed, "did you mean". */
+  requireColumn(header: string[], name: string, parameter: string, what: string): Status<number>;
+  /** data::publicColumns: the label and the columns a model may read, by the header's names and
+   *  the CSV options alone. */
+  publicColumns(header: string[], csv: CoreOptions): Status<{ label: string | null; features: string[] }>;
   gdpDelta(epsilon: unknown, mu: unknown): Status<number>;
   gdpLogDelta(epsilon: unknown, mu: unknown): Status<number>;
   gdpEpsilon(mu: unknown, delta: unknown): Status<number>;

@@ -142,6 +142,10 @@ struct Schema {
   ClassSource classSource = ClassSource::kBinary01;
   std::vector<std::string> classes;   // declared or discovered (sorted); kBinary01: "0","1"
   std::string positive;               // binary problems: the positive class
+  // How `positive` was chosen, said to the user with it: "named" (the caller's `positive`),
+  // "binary01" (1 of a 0/1 label), "second-declared" (the second of two declared classes),
+  // "second-discovered" (the second of two discovered classes, in byte order); "" without one.
+  std::string positiveRule;
   std::uint64_t maxLevels = kDefaultMaxLevels;
   std::uint64_t hashBuckets = kDefaultHashBuckets;
   std::string labelReason;
@@ -211,6 +215,19 @@ std::vector<std::size_t> labelLikeColumns(const std::vector<std::string>& header
 // Whether a header name reads like a row identifier ("", "id", "ID", "customer_id", "CustomerID",
 // "index", "rownames", "Unnamed: 0", …): such columns are ignored unless chosen.
 bool identifierName(const std::string& name);
+
+// The columns a model trained with `options` may read from a file with this header, by the
+// public rules alone — the header's names and the caller's choices, never a cell — so that a
+// test file's header can be checked before anything is spent (public_columns.cpp). `label`: named
+// (LABEL_NOT_FOUND when absent) or proposed by its header name, else -1. `features`, in file
+// order: every other column but those declared out (a declared kind "ignore", `ignore`, not in
+// `features`) and, without `features`, identifier-like names — resolveSchema's public rules, in
+// its order; from the cells it may leave out more (a column without values), never fewer.
+struct PublicColumns {
+  std::int64_t label = -1;
+  std::vector<std::size_t> features;
+};
+PublicColumns publicColumns(const std::vector<std::string>& header, const TableOptions& options);
 
 // Resolves the schema of the scanned table. kTrain: a label is required (named, or proposed by
 // its header name: LABEL_NOT_FOUND otherwise, listing the columns). kPredict: the label is
