@@ -18,6 +18,24 @@ total_failed=0
 log_dir=$(mktemp -d)
 trap 'rm -rf "$log_dir"' EXIT
 
+# bounded LIMIT LOG COMMAND...: runs COMMAND with its output streamed and kept in LOG, and stops
+# it (with every process it started, by process group) after LIMIT seconds. A hang fails its
+# tier with a message instead of eating CI's 90 minutes; a stray grandchild that still holds the
+# output cannot keep the tier open either (the log is a file, followed until COMMAND exits).
+bounded() {
+  local limit=$1 log=$2
+  shift 2
+  : >"$log"
+  timeout --kill-after=20 "$limit" "$@" >"$log" 2>&1 &
+  local pid=$! rc=0
+  tail -n +1 -f --pid="$pid" "$log" 2>/dev/null || true
+  wait "$pid" || rc=$?
+  if [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then
+    echo "TIMED OUT: $* ran longer than $limit s and was stopped" | tee -a "$log"
+  fi
+  return "$rc"
+}
+
 # record NAME PASSED FAILED SECONDS [NOTE]
 record() {
   summary+=("$1: $2 passed, $3 failed ($4 s${5:+; $5})")
@@ -25,12 +43,12 @@ record() {
   total_failed=$((total_failed + $3))
 }
 
-# ctest_tier NAME BUILD_DIR LOG [ctest args...]: passed/failed from ctest's own count; a ctest
-# that fails without printing it counts as one failure.
+# ctest_tier NAME BUILD_DIR LOG LIMIT [ctest args...]: passed/failed from ctest's own count; a
+# ctest that fails (or is stopped) without printing it counts as one failure.
 ctest_tier() {
-  local name=$1 dir=$2 log=$3 t0=$SECONDS
-  shift 3
-  (cd "$dir" && ctest --output-on-failure -j"$jobs" "$@") 2>&1 | tee "$log" || true
+  local name=$1 dir=$2 log=$3 limit=$4 t0=$SECONDS
+  shift 4
+  bounded "$limit" "$log" ctest --test-dir "$dir" --output-on-failure -j"$jobs" "$@" || true
   local line total failed
   line=$(grep -E 'tests passed, [0-9]+ tests failed out of [0-9]+' "$log" | tail -1 || true)
   if [ -n "$line" ]; then
@@ -42,12 +60,12 @@ ctest_tier() {
   record "$name" $((total - failed)) "$failed" $((SECONDS - t0))
 }
 
-# node_test_tier NAME LOG DIR: node --test with the spec reporter ("ℹ pass N", "ℹ fail N").
+# node_test_tier NAME LOG DIR LIMIT: node --test with the spec reporter ("ℹ pass N", "ℹ fail N").
 node_test_tier() {
-  local name=$1 log=$2 dir=$3 t0=$SECONDS
+  local name=$1 log=$2 dir=$3 limit=$4 t0=$SECONDS
   # One file at a time: start.e2e.test.js runs `npm start`, which rebuilds the web app the
   # other files serve.
-  node --test --test-concurrency=1 --test-reporter=spec "$dir" 2>&1 | tee "$log" || true
+  bounded "$limit" "$log" node --test --test-concurrency=1 --test-reporter=spec "$dir" || true
   local passed failed
   passed=$(grep -E '^ℹ pass ' "$log" | grep -oE '[0-9]+' | tail -1 || true)
   failed=$(grep -E '^ℹ fail ' "$log" | grep -oE '[0-9]+' | tail -1 || true)
@@ -56,7 +74,7 @@ node_test_tier() {
 }
 
 echo "== GoogleTest (native, ctest)"
-ctest_tier "GoogleTest" build "$log_dir/ctest.txt"
+ctest_tier "GoogleTest" build "$log_dir/ctest.txt" 600
 
 echo "== GoogleTest under AddressSanitizer + UBSan (build-asan/, clang; privacy audit excluded)"
 t0=$SECONDS
@@ -74,7 +92,7 @@ asan_build_s=$((SECONDS - t0))
 echo "build-asan: built in ${asan_build_s} s"
 if [ "$asan_built" -eq 1 ]; then
   export ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1
-  ctest_tier "GoogleTest+ASan/UBSan" build-asan "$log_dir/asan.txt" -LE audit
+  ctest_tier "GoogleTest+ASan/UBSan" build-asan "$log_dir/asan.txt" 900 -LE audit
   unset ASAN_OPTIONS UBSAN_OPTIONS
 else
   record "GoogleTest+ASan/UBSan" 0 1 $((SECONDS - t0))
@@ -110,7 +128,7 @@ record "Fuzz" "$fuzz_passed" "$fuzz_failed" $((SECONDS - t0)) "executions: ${fuz
 
 echo "== Jest (wasm package in Node)"
 t0=$SECONDS
-node --experimental-vm-modules node_modules/jest/bin/jest.js --ci 2>&1 | tee "$log_dir/jest.txt" || true
+bounded 900 "$log_dir/jest.txt" node --experimental-vm-modules node_modules/jest/bin/jest.js --ci || true
 jest_line=$(grep -E '^Tests:' "$log_dir/jest.txt" | tail -1 || true)
 jest_passed=$(grep -oE '[0-9]+ passed' <<<"$jest_line" | grep -oE '[0-9]+' || echo 0)
 jest_failed=$(grep -oE '[0-9]+ failed' <<<"$jest_line" | grep -oE '[0-9]+' || echo 0)
@@ -118,10 +136,10 @@ if [ -z "$jest_line" ]; then jest_failed=1; fi
 record "Jest" "$jest_passed" "$jest_failed" $((SECONDS - t0))
 
 echo "== End-to-end (headless Chromium)"
-node_test_tier "E2E" "$log_dir/e2e.txt" tests/e2e/
+node_test_tier "E2E" "$log_dir/e2e.txt" tests/e2e/ 900
 
 echo "== Installed artifact (npm pack → install → Node, bin, tsc, Vite app in Chromium)"
-node_test_tier "Pack" "$log_dir/pack.txt" tests/pack/
+node_test_tier "Pack" "$log_dir/pack.txt" tests/pack/ 600
 
 echo
 echo "== Summary ($(( $(date +%s) - started )) s; build-asan ${asan_build_s} s)"

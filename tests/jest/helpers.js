@@ -26,15 +26,20 @@ export function cli(...args) {
   return { code: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
-/** The same, asynchronously: several CLI processes can run at once (Promise.all). */
-export function runCli(args) {
+/**
+ * The same, asynchronously: several CLI processes can run at once (Promise.all). A process still
+ * running after `timeoutMs` is killed and reported as code "SIGKILL" — a hung CLI fails its test
+ * instead of keeping Jest (and CI) waiting.
+ */
+export function runCli(args, timeoutMs = 60_000) {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [`${repoRoot}dist/cli.js`, ...args]);
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (d) => { stdout += d; });
     child.stderr.on("data", (d) => { stderr += d; });
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
+    const timer = setTimeout(() => child.kill("SIGKILL"), timeoutMs);
+    child.on("close", (code, signal) => { clearTimeout(timer); resolve({ code: code ?? signal, stdout, stderr }); });
   });
 }
 
