@@ -206,7 +206,7 @@ std::vector<OptionSpec> makeSpecs() {
        "share of the GDP budget for private category discovery",
        [](Options& o, const Value& v) { o.discoveryShare = number("discoveryShare", v); }},
       {"schemaShare", K::kNumber, S::kTrain, "preprocessing", "", none,
-       "1% to 5% of μ² by the rule (enough to tell numbers from text at 5 noise sds), when a CSV's schema is read off its cells",
+       "1% to 10% of μ² by the rule (enough to tell numbers from text at 5 noise sds), when a CSV's schema is read off its cells",
        "share of the budget for the private schema decisions of a CSV (kinds, missing columns, the label's classes)",
        [](Options& o, const Value& v) { o.schemaShare = number("schemaShare", v); }},
       // ---- The table (CSV input) ----

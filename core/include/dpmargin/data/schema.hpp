@@ -60,9 +60,9 @@ inline constexpr std::size_t kMaxClasses = 50;
 // comparison of counts over the training rows — noisy in a private run, exact in a local view:
 // - a column with fewer present (non-missing) cells than kEmptyShare·n, by more than
 //   kNullableSds noise sds of that count (0 when exact), is left out;
-// - a column is categorical when its text cells are more than kTextShare of its present cells
-//   and more than kTextSds noise sds, else numeric (its text and non-finite cells then read
-//   as missing);
+// - a column is categorical when its text cells exceed kTextShare of its present cells by more
+//   than kTextSds noise sds of that difference, else numeric (its text and non-finite cells
+//   then read as missing);
 // - a column is nullable (a missing indicator or level) when its missing cells (text included,
 //   for a numeric column) exceed kNullableSds noise sds of that count (0 when exact);
 // - a label is binary-coded (1 against the rest) when its present cells that are not 0, 1 or

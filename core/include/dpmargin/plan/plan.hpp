@@ -231,7 +231,7 @@ bool autoSelects(const PlanRequest& request, double muClass);
 // within [kSchemaShareMin, kSchemaShareMax] of μ² — a function of n, the coordinates and μ.
 inline constexpr double kSchemaKindZ = 5.0;
 inline constexpr double kSchemaShareMin = 0.01;
-inline constexpr double kSchemaShareMax = 0.05;
+inline constexpr double kSchemaShareMax = 0.10;
 double defaultSchemaShare(const PlanRequest& request);
 
 // Plain-language advice on a plan (docs/LEARNERS.md, "What the plan tells you"): a function of
