@@ -242,9 +242,9 @@ describe("yardsticks next to the test accuracy; labels that look wrong", () => {
   test("--test reports accuracy, balanced accuracy, F1 and the majority rate, as not private", () => {
     expect(good.code).toBe(0);
     expect(good.stdout).toMatch(/on .*test\.csv \(600 rows; computed on your own test file, not private outputs\):\n {4}accuracy \d+\.\d\d%, balanced accuracy \d+\.\d\d%, F1 0\.\d{4} \(positive "1"\); majority class "(1|not 1)" \d+\.\d\d%/);
-    const t = JSON.parse(goodJson.stdout).test;
+    const t = JSON.parse(goodJson.stdout).local.test;
     expect(t.rows).toBe(600);
-    expect(t.accuracy).toBe(JSON.parse(goodJson.stdout).testAccuracy);
+    expect(t.accuracy).toBe(JSON.parse(goodJson.stdout).local.testAccuracy);
     for (const key of ["balancedAccuracy", "f1", "majorityRate"]) expect(t[key]).toBeGreaterThan(0);
     expect(t.majorityRate).toBeGreaterThanOrEqual(0.5);
     expect(t.note).toMatch(/not differentially private/);
@@ -253,7 +253,7 @@ describe("yardsticks next to the test accuracy; labels that look wrong", () => {
 
   test("accuracy within a point of the majority rate is flagged", () => {
     expect(bad.code).toBe(0);
-    const t = JSON.parse(bad.stdout).test;
+    const t = JSON.parse(bad.stdout).local.test;
     expect(t.accuracy).toBeLessThanOrEqual(t.majorityRate + 0.01);
     expect(bad.stderr).toMatch(/warning: test accuracy \d+\.\d\d% is no better than always answering the majority class "1" \(\d+\.\d\d% of the test rows\)/);
   });

@@ -79,7 +79,7 @@ const CASES = [
   // private decision on their few cells can change the path.
   ["train", "NON_NUMERIC", Tf(f.text, "--schema", f.numericX1, "--classes", "0,1"), /^NON_NUMERIC: .*line 3, column "x1"/, 2],
   ["train", "NON_FINITE", Tf(f.inf, "--schema", f.numericX1, "--classes", "0,1"), /^NON_FINITE: .*line 3/, 2],
-  ["train", "MISSING_VALUE", Tf(f.missing, "--missing", "error", "--classes", "0,1"), /^MISSING_VALUE: .*line 3/, 2],
+  ["train", "MISSING_VALUE", Tf(f.missing, "--schema", f.numericX1, "--missing", "error", "--classes", "0,1"), /^MISSING_VALUE: .*line 3/, 2],
   ["train", "LABEL_NOT_FOUND", T("--label", "nope"), /^LABEL_NOT_FOUND \(--label\)/, 2],
   ["train", "LABEL_NOT_FOUND", T("--test", f.noLabel), /^LABEL_NOT_FOUND \(--test\)/, 2],
   ["train", "ONE_CLASS", Tf(f.oneClass, "--classes", "0,1"), /^ONE_CLASS( \(--classes\))?: all 3 rows are positive/, 2],

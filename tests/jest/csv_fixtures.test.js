@@ -171,6 +171,6 @@ describe.each(entries)("%s", (key, entry) => {
     expect(report.schema.csv.delimiter).toBe(expected.delimiter);
     if (expected.featureNames) expect(report.features).toEqual(expected.featureNames);
     if (expected.positive) expect(report.label.positive).toBe(expected.positive);
-    expect(report.trainAccuracy).toBeGreaterThanOrEqual(0);
+    expect(report.local.trainAccuracy).toBeGreaterThanOrEqual(0);
   });
 });

@@ -286,9 +286,9 @@ describe("a multiclass CSV (declared classes)", () => {
     const out = JSON.parse(t.stdout);
     expect(out.label).toMatchObject({ column: "species", classes: names, classSource: "declared" });
     expect(out.report.perClass).toHaveLength(3);
-    expect(out.testAccuracy).toBeGreaterThan(0.85);
-    expect(out.testRows).toBe(600);  // rows, not rows × classes
-    expect(out.test.rows).toBe(600);
+    expect(out.local.testAccuracy).toBeGreaterThan(0.85);
+    expect(out.local.testRows).toBe(600);  // rows, not rows × classes
+    expect(out.local.test.rows).toBe(600);
     const text = cli("train", trainFile, "--label", "species", "--classes", names.join(","), "--epsilon", "1", "--delta", "1e-5", "--multiclass", "one-vs-rest");
     expect(text.code).toBe(0);
     expect(text.stdout).toMatch(/one-vs-rest over 3 classes/);

@@ -3,10 +3,15 @@
 // fields; no string in them is a cell of the training file unless the budget released it (a
 // discovered level or class) or it is public (a header name, a declared option); no reason or
 // decision carries a count or an exact-data decision. And the check itself refuses what it must.
-import { readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { load, csvFile, DpMarginError } from "dpmargin";
 import { checkReleased, releasedPaths } from "../../dist/release.js";
+import { cli } from "./helpers.js";
+
+const tmp = mkdtempSync(join(tmpdir(), "dpmargin-released-"));
 
 const fixture = (p) => fileURLToPath(new URL(`../fixtures/${p}`, import.meta.url));
 const sample = fileURLToPath(new URL("../../web/public/samples/breast-cancer.csv", import.meta.url));
@@ -86,3 +91,26 @@ test("the check refuses an unlisted field, a count in a reason and a local decis
   expect(refused("model", local)).toBe("INTERNAL");
   expect(refused("model", file)).toBeNull();
 });
+
+// The CLI's `train --json`: everything outside `local` is released (it is what a user pastes
+// into a publication), so it is the plan's public figures, the released report and schema, and
+// header names — the accuracies on the user's rows and the time live under `local` only.
+test("train --json keeps every exact figure under local", () => {
+  const file = fixture("csv_engine/churn_categorical.csv");
+  const r = cli("train", file, "--label", "churn", "--classes", "No,Yes", "--epsilon", "1", "--delta", "1e-5", "--test", file,
+    "--out", join(tmp, "churn.model.json"), "--json");
+  expect(r.code).toBe(0);
+  const out = JSON.parse(r.stdout);
+  const TOP = new Set(["selectedMargin", "epsilon", "delta", "mu", "calibration", "selector", "score", "n", "d",
+    "candidates", "seeded", "warning", "label", "features", "schema", "modelFile", "report", "local"]);
+  expect(Object.keys(out).filter((k) => !TOP.has(k))).toEqual([]);
+  expect(out.local.trainAccuracy).toBeGreaterThan(0);
+  expect(out.local.testAccuracy).toBeGreaterThan(0);
+  for (const k of ["trainAccuracy", "testAccuracy", "testRows", "test"]) expect(out[k]).toBeUndefined();
+  expect(checkReleased("report", out.report)).toBe(out.report);
+  expect(checkReleased("model", { schema: out.schema })).toEqual({ schema: out.schema });
+  const { names } = cells(file);
+  for (const f of out.features) expect(names.has(f.split(": ")[0])).toBe(true);
+  const labelKeys = Object.keys(out.label).filter((k) => !["column", "positive", "classes", "classSource", "positiveRule"].includes(k));
+  expect(labelKeys).toEqual([]);
+}, 60_000);

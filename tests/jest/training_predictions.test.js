@@ -152,7 +152,7 @@ test("the CLI's trainAccuracy is the written model's accuracy on the training fi
     const report = JSON.parse(r.stdout);
     const model = dp.modelFromJSON(readFileSync(out, "utf8"));
     const p = await model.predictCsv(csvFile(file), { label: report.label.column });
-    expect(report.trainAccuracy).toBe(accuracy(p.labels, p.truth));
+    expect(report.local.trainAccuracy).toBe(accuracy(p.labels, p.truth));
   }
 }, 120_000);  // three CLI processes: a limit against hangs, not a speed claim
 

@@ -52,17 +52,20 @@ export async function modelTarget(input: string, out: string | undefined, force:
     }
     return { path: out, named: true, force, input };
   }
-  const path = defaultNames(input).find((p) => !existsSync(p));
-  if (path === undefined) {
-    throw new DpMarginError("BAD_PARAMETER", `no free name for the model next to ${input}: name its file with --out FILE`, "out");
+  // The first free name that can be created: a name another process takes between the check
+  // and the probe (two runs on one file at once) is skipped, not an error.
+  for (const path of defaultNames(input)) {
+    if (existsSync(path)) continue;
+    try {
+      await probe(path, false);
+      return { path, named: false, force: false, input };
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === "EEXIST") continue;
+      throw new DpMarginError("BAD_PARAMETER",
+        `the model would be written next to ${input}, to ${JSON.stringify(path)}, which cannot be written (${reason(error)}): name its file with --out FILE`, "out");
+    }
   }
-  try {
-    await probe(path, false);
-  } catch (error) {
-    throw new DpMarginError("BAD_PARAMETER",
-      `the model would be written next to ${input}, to ${JSON.stringify(path)}, which cannot be written (${reason(error)}): name its file with --out FILE`, "out");
-  }
-  return { path, named: false, force: false, input };
+  throw new DpMarginError("BAD_PARAMETER", `no free name for the model next to ${input}: name its file with --out FILE`, "out");
 }
 
 /**
@@ -88,7 +91,9 @@ export async function keepModel(text: string, target: ModelTarget): Promise<{ pa
       }
       return failed === undefined ? { path: t.path } : { path: t.path, failed };
     } catch (error) {
-      if (t.path === target.path && (error as NodeJS.ErrnoException).code === "EEXIST" && target.named) {
+      const taken = (error as NodeJS.ErrnoException).code === "EEXIST";
+      if (taken && !target.named) continue;  // a default name another run took meanwhile: the next one
+      if (t.path === target.path && taken) {
         failed ??= `${JSON.stringify(t.path)} appeared since the run started`;
       } else {
         failed ??= `cannot write ${JSON.stringify(t.path)}: ${reason(error)}`;

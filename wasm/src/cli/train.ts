@@ -126,9 +126,6 @@ export async function trainCommand(dp: DpMargin, argv: string[], signal?: AbortS
     calibration: plan.calibration, selector: plan.selector, score: plan.score,
     n: plan.n, d: plan.d,
     candidates: report.candidates,
-    ...(test ? { testAccuracy, testRows: test.rows, test: testMetrics } : {}),
-    trainAccuracy,
-    trainAccuracyNote: "computed on the training data; not differentially private",
     seeded: report.seeded,
     ...(report.warning ? { warning: report.warning } : {}),
     label: read.label,
@@ -138,8 +135,15 @@ export async function trainCommand(dp: DpMargin, argv: string[], signal?: AbortS
     // Where the model file was written (--out, or the default next to TRAIN.csv).
     modelFile: kept.path,
     report,
-    // Not released, not private: the run count (PrivTune's K) and the time.
-    local,
+    // Not released, not private: the accuracies on the user's own rows (exact counts of
+    // them), the run count (PrivTune's K) and the time. Shown to the data owner, never
+    // published; the released fields above pass checkReleased.
+    local: {
+      ...local,
+      trainAccuracy,
+      trainAccuracyNote: "computed on the training data; not differentially private",
+      ...(test ? { testAccuracy, testRows: test.rows, test: testMetrics } : {}),
+    },
   };
   if (report.seeded) process.stderr.write(`dpmargin: warning: ${SEEDED_WARNING}\n`);
   for (const w of warnings) process.stderr.write(`dpmargin: warning: ${w}\n`);
