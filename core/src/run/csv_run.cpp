@@ -182,9 +182,11 @@ void CsvRun::afterScan() {
     discover.insert(discover.end(), automatic.begin(), automatic.end());
     std::sort(discover.begin(), discover.end());
   } else if (!automatic.empty()) {
-    const plan::Plan budget = plan::makeBudget(budgetRequest(discover.size() + automatic.size() + label));
-    const bool found = budget.request.selector != plan::Selector::kPrivTune &&
-                       budget.discovery.threshold <= kAutoDiscoverRowShare * double(n);
+    // PrivTune discovers nothing (its accounting is not GDP): its auto categories are hashed,
+    // and no discovery budget is planned (that plan would refuse a discovery share).
+    const bool privTune = budgetRequest(0).selector == plan::Selector::kPrivTune;
+    const bool found = !privTune && plan::makeBudget(budgetRequest(discover.size() + automatic.size() + label))
+                                            .discovery.threshold <= kAutoDiscoverRowShare * double(n);
     for (std::size_t j : automatic) {
       data::ColumnSchema& c = schema_.columns[j];
       c.categories = found ? data::CategorySource::kDiscover : data::CategorySource::kHash;
