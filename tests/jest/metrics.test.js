@@ -144,7 +144,7 @@ describe("the CLI shows the AUC next to the other yardsticks", () => {
   test("train --test: text and --json", () => {
     expect(text.code).toBe(0);
     expect(text.stdout).toMatch(/majority class "(1|not 1)" \d+\.\d\d%; ROC AUC [01]\.\d{4}\n/);
-    const t = JSON.parse(json.stdout).test;
+    const t = JSON.parse(json.stdout).local.test;
     expect(t.rocAuc).toBeGreaterThan(0.8);
     expect(t.rocAuc).toBeLessThanOrEqual(1);
     expect(t.precision).toBeGreaterThan(0);
