@@ -36,6 +36,9 @@ export interface PredictionsCsvExtras {
   rowIds?: boolean;
   /** Columns of the input, appended: their names and, per data row, their cells. */
   kept?: { names: string[]; cells: string[][] };
+  /** A binary model's decision threshold T, when the labels were decided by score ≥ T instead of
+   *  score > 0 (`dpmargin predict --threshold T`): a column `threshold` after the label says so. */
+  threshold?: number;
 }
 
 /** The columns an extras object adds before (row) and after (kept) a predictions row. */
@@ -61,11 +64,13 @@ export function predictionsCsv(predictions: Predictions, label: { column: string
   const { scores, labels } = predictions;
   const lines = new Array<string>(scores.length + 1);
   const name = `${label?.column ?? "label"}=${label?.positive ?? "1"}`;
-  const head = extrasHeader(extras, ["score", name]);
-  lines[0] = [...head.before, "score", userField(name), ...head.after].join(",");
+  const threshold = extras.threshold === undefined ? [] : ["threshold"];
+  const head = extrasHeader(extras, ["score", name, ...threshold]);
+  lines[0] = [...head.before, "score", userField(name), ...threshold, ...head.after].join(",");
+  const t = extras.threshold === undefined ? "" : `,${extras.threshold}`;
   for (let i = 0; i < scores.length; i++) {
     const x = extrasRow(extras, i);
-    lines[i + 1] = `${x.before}${scores[i]},${labels[i] > 0 ? 1 : 0}${x.after}`;
+    lines[i + 1] = `${x.before}${scores[i]},${labels[i] > 0 ? 1 : 0}${t}${x.after}`;
   }
   return lines.join("\n") + "\n";
 }
