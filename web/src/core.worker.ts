@@ -7,14 +7,14 @@
 // Protocol in protocol.ts: each request gets zero or more events and then one "result" or
 // "error" ({code, message, …}); no exception escapes as an uncaught error.
 import {
-  load, DpMarginError, evaluate, predictionsCsv, multiclassPredictionsCsv, type AnyModelFile, type DpMargin, type Model,
-  type MulticlassModelFile, type ModelFile, type TrainingPredictionsOf,
+  load, DpMarginError, evaluate, predictionsCsv, multiclassPredictionsCsv, type AnyModelFile, type DpMargin,
+  type LedgerFile, type Model, type MulticlassModelFile, type ModelFile, type TrainingPredictionsOf,
 } from "dpmargin";
 import { splitRows } from "./split.ts";
 import { sha256OfBlob } from "./hash.ts";
 import type {
-  Evaluation, EngineInfo, MarginProfile, PredictOutcome, ProfileRequest, Reply, Request, Source, TableSummary,
-  TrainOutcome, TrainRequest, WorkerError,
+  Evaluation, EngineInfo, LedgerSummary, MarginProfile, PredictOutcome, ProfileRequest, Reply, Request, Source,
+  TableSummary, TrainOutcome, TrainRequest, WireTrainOptions, WorkerError,
 } from "./protocol.ts";
 
 const PREVIEW_ROWS = 8;
@@ -158,10 +158,15 @@ async function train(id: number, request: TrainRequest): Promise<TrainOutcome> {
   // With no held-out rows the training table is the whole file in file order: the table
   // `dpmargin train FILE` reads, so seeded runs match the CLI exactly.
   const csv = { schema: request.schema, ...(held ? { rows: split.train } : {}) };
+  // The file's ledger, as the package keeps it: trainCsv records the run before its first noise
+  // (the CLI's --ledger does the same), so a run cancelled or failed afterwards stays recorded.
+  const ledger = request.ledger ? dp.ledgerFromJSON(request.ledger) : undefined;
+  const recorded = ledger?.runs.length ?? 0;
   const controller = cancellable(id);
   try {
     const { model, report, local, trainingPredictions, table: read } = await dp.trainCsv(blob, csv, {
       ...request.options,
+      ...(ledger ? { ledger } : {}),
       // The training rows scored where they are (this module, or the shard workers with
       // "Workers: 2") before they are freed: no second read of the file.
       trainingPredictions: true,
@@ -187,7 +192,29 @@ async function train(id: number, request: TrainRequest): Promise<TrainOutcome> {
     };
   } finally {
     running.delete(id);
+    // Before the result or the error: the page stores the ledger whatever the outcome.
+    if (ledger && ledger.runs.length > recorded) post({ id, type: "ledger", ledger: ledger.toJSON() });
   }
+}
+
+/** The package's composition of a file's ledger, and the total with one more run of `next`'s
+ *  options (planned for the table's shape: `dp.planFor`). Nothing is recorded. */
+async function ledgerTotal(file: LedgerFile, next?: { options: WireTrainOptions; table: { rows: number; features: number } }): Promise<LedgerSummary> {
+  const dp = await engine();
+  const ledger = dp.ledgerFromJSON(file);
+  let plan = null;
+  if (next) {
+    try {
+      plan = dp.planFor(next.options, next.table);
+    } catch (error) {
+      if (!(error instanceof DpMarginError)) throw error;  // options the run would refuse: no preview
+    }
+  }
+  return {
+    total: ledger.total,
+    next: plan ? { epsilon: plan.epsilon, delta: plan.delta, selector: plan.selector } : null,
+    after: plan ? ledger.preview(plan) : null,
+  };
 }
 
 /** The margin profile of the loaded table: NOT private (the package says `private: false`). */
@@ -281,7 +308,7 @@ async function handle(request: Request): Promise<unknown> {
     case "account": return (await engine()).account(request.options);
     case "plan-for": return (await engine()).planFor(request.options, request.table);
     case "load": return loadTable(request.id, request.source);
-    case "gdp-epsilon": return (await engine()).accounting.gdpEpsilon(request.mu, request.delta);
+    case "ledger-total": return ledgerTotal(request.ledger, request.next);
     case "train": return train(request.id, request.request);
     case "cancel": {
       const controller = running.get(request.target);

@@ -3,8 +3,8 @@
 // events for that id, then exactly one "result" or "error". Only structured-cloneable data
 // crosses: Files/Blobs go by reference; the parsed table stays in the worker.
 import type {
-  AccountOptions, AnyModelFile, ColumnSummary, LocalRunInfo, MarginProfile, OptionInfo, Plan, ProfileProgress, SchemaFile,
-  TrainOptions, TrainProgress, TrainReport,
+  AccountOptions, AnyModelFile, ColumnSummary, LedgerFile, LedgerTotal, LocalRunInfo, MarginProfile, OptionInfo, Plan,
+  ProfileProgress, SchemaFile, TrainOptions, TrainProgress, TrainReport,
 } from "dpmargin";
 
 /** Where a CSV comes from: a File the user gave, or a same-origin URL (the shipped samples). */
@@ -12,8 +12,9 @@ export type Source =
   | { kind: "file"; file: Blob; name: string }
   | { kind: "url"; url: string; name: string };
 
-/** Training options that can cross to the worker (no callbacks, no signal). */
-export type WireTrainOptions = Omit<TrainOptions, "onProgress" | "onPlan" | "signal">;
+/** Training options that can cross to the worker (no callbacks, no signal, no ledger object:
+ *  the ledger crosses as its file, TrainRequest.ledger). */
+export type WireTrainOptions = Omit<TrainOptions, "onProgress" | "onPlan" | "signal" | "ledger">;
 
 /** What "init" returns: the package's version and the core's option table (the defaults). */
 export interface EngineInfo {
@@ -29,6 +30,18 @@ export interface TrainRequest {
   testFraction: number;
   splitSeed: number;
   options: WireTrainOptions;
+  /** The file's privacy ledger (the package's PrivacyLedger state): the worker passes it to
+   *  trainCsv, which records the run before its first noise; the new state comes back as a
+   *  "ledger" event. */
+  ledger?: LedgerFile;
+}
+
+/** What "ledger-total" returns: the package's composition of a file's ledger and, for a next
+ *  run of the given options, the total with it (null when those options cannot be planned). */
+export interface LedgerSummary {
+  total: LedgerTotal;
+  next: { epsilon: number; delta: number; selector: string } | null;
+  after: LedgerTotal | null;
 }
 
 export type Request =
@@ -36,7 +49,7 @@ export type Request =
   | { id: number; type: "account"; options: AccountOptions }
   | { id: number; type: "plan-for"; options: WireTrainOptions; table: { rows: number; features: number } }
   | { id: number; type: "load"; source: Source }
-  | { id: number; type: "gdp-epsilon"; mu: number; delta: number }
+  | { id: number; type: "ledger-total"; ledger: LedgerFile; next?: { options: WireTrainOptions; table: { rows: number; features: number } } }
   | { id: number; type: "train"; request: TrainRequest }
   | { id: number; type: "cancel"; target: number }
   | { id: number; type: "model"; json: string }
@@ -141,6 +154,7 @@ export type Reply =
   | { id: number; type: "result"; value: unknown }
   | { id: number; type: "error"; error: WorkerError }
   | { id: number; type: "started"; plan: Plan }
+  | { id: number; type: "ledger"; ledger: LedgerFile }
   | { id: number; type: "progress"; progress: TrainProgress }
   | { id: number; type: "load-progress"; progress: { bytes: number; totalBytes: number | null; rows: number } }
   | { id: number; type: "profile-progress"; progress: ProfileProgress };
