@@ -7,13 +7,14 @@
 // Protocol in protocol.ts: each request gets zero or more events and then one "result" or
 // "error" ({code, message, …}); no exception escapes as an uncaught error.
 import {
-  load, DpMarginError, evaluate, predictionsCsv, multiclassPredictionsCsv, type AnyModelFile, type DpMargin,
-  type LedgerFile, type Model, type MulticlassModelFile, type ModelFile, type TrainingPredictionsOf,
+  load, DpMarginError, checkReleased, evaluate, isImbalanced, noBetterThanMajority, predictionsCsv, multiclassPredictionsCsv,
+  type AnyModelFile, type CsvPredictions, type DpMargin, type LedgerFile, type Model, type MulticlassModelFile,
+  type ModelFile, type TrainingPredictionsOf, type TrainReport,
 } from "dpmargin";
 import { splitRows } from "./split.ts";
 import { sha256OfBlob } from "./hash.ts";
 import type {
-  Evaluation, EngineInfo, LedgerSummary, MarginProfile, PredictOutcome, ProfileRequest, Reply, Request, Source,
+  Evaluation, EngineInfo, LedgerSummary, MarginProfile, PredictOutcome, ProfileRequest, ReleasedRecord, Reply, Request, Source,
   TableSummary, TrainOutcome, TrainRequest, WireTrainOptions, WorkerError,
 } from "./protocol.ts";
 
@@ -106,6 +107,7 @@ function evaluateCodes(truth: ArrayLike<number>, predicted: ArrayLike<number>, c
   return {
     rows, accuracy: rows ? correct / rows : Number.NaN, classes: names, confusion,
     majorityRate: y.majorityRate, majorityClass: majorityName,
+    imbalanced: isImbalanced(y), noBetterThanMajority: noBetterThanMajority(y),
     // Binary: F1 of the positive class; multiclass: macro F1 (0 where undefined, as before).
     balancedAccuracy: y.balancedAccuracy, f1: y.f1 ?? 0, perClass,
     rocAuc: y.rocAuc, rocAucPerClass: y.rocAucPerClass, roc: y.roc,
@@ -178,10 +180,12 @@ async function train(id: number, request: TrainRequest): Promise<TrainOutcome> {
     const label = request.schema.label!;
     const onTrain = evaluateTraining(model as Model, trainingPredictions!);
     const onTest = held ? await evaluateModel(model as Model, blob, { label, signal: controller.signal, rows: split.test }) : null;
+    const file = model.toJSON() as AnyModelFile;
     return {
       report,
+      released: releasedRecord(report, file),
       local,
-      model: model.toJSON() as AnyModelFile,
+      model: file,
       train: onTrain,
       test: onTest,
       split: {
@@ -215,6 +219,16 @@ async function ledgerTotal(file: LedgerFile, next?: { options: WireTrainOptions;
     next: plan ? { epsilon: plan.epsilon, delta: plan.delta, selector: plan.selector } : null,
     after: plan ? ledger.preview(plan) : null,
   };
+}
+
+/** What the run publishes, checked against the package's list of released fields: the model
+ *  file (the model download) and the report; the privacy report gets the report and the model
+ *  file without its weights (INTERNAL, never a download, if a field is not listed). */
+function releasedRecord(report: TrainReport, file: AnyModelFile): ReleasedRecord {
+  checkReleased("model", file);
+  const { weights: _w, intercept: _i, selection: _s, ...header } = file;
+  void _w; void _i; void _s;
+  return { report: checkReleased("report", report), model: checkReleased("model", header) as ReleasedRecord["model"] };
 }
 
 /** The margin profile of the loaded table: NOT private (the package says `private: false`). */

@@ -100,6 +100,11 @@ export interface Evaluation {
   /** The share of the most frequent actual class: what always answering it would score. */
   majorityRate: number;
   majorityClass: string;
+  /** The package's rules (metrics' isImbalanced, noBetterThanMajority): the commonest class
+   *  holds ≥ 60% of the rows (balanced accuracy and ROC AUC lead); the accuracy is not above the
+   *  majority rate + 1 point. */
+  imbalanced: boolean;
+  noBetterThanMajority: boolean;
   /** Mean recall over the classes present. */
   balancedAccuracy: number;
   /** Binary: F1 of the positive class; multiclass: macro F1 over the model's classes. */
@@ -114,8 +119,21 @@ export interface Evaluation {
   roc: { fpr: number[]; tpr: number[]; thresholds: number[] } | null;
 }
 
+/** A model file without its weights (and without the selection record, which is the report's). */
+type ModelHeader<F> = F extends AnyModelFile ? Omit<F, "weights" | "intercept" | "selection"> : never;
+
+/** What a run publishes, assembled in the worker and checked there against the package's list of
+ *  released fields (checkReleased): the run's report and the model file's header. The privacy
+ *  report is written from this alone. */
+export interface ReleasedRecord {
+  report: TrainReport;
+  model: ModelHeader<AnyModelFile>;
+}
+
 export interface TrainOutcome {
   report: TrainReport;
+  /** The publishable record (the privacy report's only source). */
+  released: ReleasedRecord;
   /** Not released, not private: the run count (PrivTune's K) and the time. */
   local: LocalRunInfo;
   /** The model file (SPEC §5.3, docs/MODEL_FORMAT.md; version 3) with its label and schema. */
