@@ -250,12 +250,48 @@ async function profile(id: number, request: ProfileRequest): Promise<MarginProfi
   }
 }
 
-async function predict(id: number, modelFile: AnyModelFile, source: Source): Promise<PredictOutcome> {
+/** The last binary predictions (the Predict tab's file), kept so that moving the decision
+ *  threshold re-decides them without reading the file again. */
+let scored: {
+  predictions: CsvPredictions; label: ModelFile["label"]; positive: string; previewLines: number[];
+} | null = null;
+
+/** A binary model's predictions decided at `threshold` (positive when score ≥ T; null: the
+ *  model's own decision, score > 0), in the CLI's format (`dpmargin predict [--threshold T]`),
+ *  with the yardsticks when the file has the label (the package's `evaluate`). */
+function decide(threshold: number | null): PredictOutcome {
+  const { predictions: p, label, positive, previewLines } = scored!;
+  if (threshold !== null && !Number.isFinite(threshold)) {
+    throw new DpMarginError("BAD_PARAMETER", `threshold must be a finite score, but is ${threshold}`, "threshold");
+  }
+  const labels = threshold === null ? p.labels : Int8Array.from(p.scores, (x) => (x >= threshold ? 1 : -1));
+  let positives = 0, lo = Infinity, hi = -Infinity;
+  for (let i = 0; i < labels.length; i++) {
+    positives += labels[i] > 0 ? 1 : 0;
+    lo = Math.min(lo, p.scores[i]);
+    hi = Math.max(hi, p.scores[i]);
+  }
+  const decided = { ...p, labels };
+  return {
+    rows: p.scores.length,
+    positives,
+    classes: null,
+    // The CLI's format, written by the same package function (a threshold column when one is set).
+    csv: predictionsCsv(decided, label, threshold === null ? { rowIds: true } : { rowIds: true, threshold }),
+    preview: previewLines.map((line, i) => ({ line, score: p.scores[i], positive: labels[i] > 0 })),
+    evaluation: p.truth ? evaluateBinary(p.scores, p.truth, labels, positive) : null,
+    threshold,
+    scoreRange: labels.length ? [lo, hi] : null,
+  };
+}
+
+async function predict(id: number, modelFile: AnyModelFile, source: Source, threshold: number | null): Promise<PredictOutcome> {
   const dp = await engine();
   const model = dp.modelFromJSON(modelFile);
   const file = model.toJSON();
   const blob = await blobOf(source);
   const controller = cancellable(id);
+  scored = null;
   try {
     const head = await dp.summarizeCsv(blob, { previewRows: PREVIEW_ROWS, maxValues: 0, signal: controller.signal });
     const column = file.label?.column ?? null;
@@ -281,25 +317,24 @@ async function predict(id: number, modelFile: AnyModelFile, source: Source): Pro
         csv: multiclassPredictionsCsv(p, column),
         preview: head.previewLines.map((line, i) => ({ line, score: Math.max(...p.scores.subarray(i * p.classes.length, (i + 1) * p.classes.length)), positive: false, predicted: p.predicted[i] })),
         evaluation: p.truth ? evaluateMulticlass(p.scores, p.truth, p.labels, file.label.classes) : null,
+        threshold: null,
+        scoreRange: null,
       };
     }
     const m = model as Model<ModelFile>;
     const label = (file as ModelFile).label;
-    const p = await labelled((withLabel) => m.predictCsv(blob, withLabel ? { label: column!, signal } : { signal }));
-    let positives = 0;
-    for (let i = 0; i < p.labels.length; i++) positives += p.labels[i] > 0 ? 1 : 0;
-    return {
-      rows: p.scores.length,
-      positives,
-      classes: null,
-      // The CLI's format (`dpmargin predict`), written by the same package function.
-      csv: predictionsCsv(p, label),
-      preview: head.previewLines.map((line, i) => ({ line, score: p.scores[i], positive: p.labels[i] > 0 })),
-      evaluation: p.truth ? evaluateBinary(p.scores, p.truth, p.labels, label?.positive ?? "1") : null,
-    };
+    const predictions = await labelled((withLabel) => m.predictCsv(blob, withLabel ? { label: column!, signal } : { signal }));
+    scored = { predictions, label, positive: label?.positive ?? "1", previewLines: head.previewLines };
+    return decide(threshold);
   } finally {
     running.delete(id);
   }
+}
+
+/** The last binary predictions at another threshold (BAD_PARAMETER when there are none). */
+function rethreshold(threshold: number | null): PredictOutcome {
+  if (!scored) throw new DpMarginError("BAD_PARAMETER", "a decision threshold applies to the predictions of a binary model: predict a file first", "threshold");
+  return decide(threshold);
 }
 
 function toWire(error: unknown): WorkerError {
@@ -330,7 +365,8 @@ async function handle(request: Request): Promise<unknown> {
       return { cancelled: controller !== undefined };
     }
     case "model": return (await engine()).modelFromJSON(request.json).toJSON();
-    case "predict": return predict(request.id, request.model, request.source);
+    case "predict": return predict(request.id, request.model, request.source, request.threshold ?? null);
+    case "predict-threshold": return rethreshold(request.threshold);
     case "profile": return profile(request.id, request.request);
     default: throw new DpMarginError("BAD_PARAMETER", `unknown request ${(request as { type: string }).type}`);
   }

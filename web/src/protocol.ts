@@ -53,7 +53,8 @@ export type Request =
   | { id: number; type: "train"; request: TrainRequest }
   | { id: number; type: "cancel"; target: number }
   | { id: number; type: "model"; json: string }
-  | { id: number; type: "predict"; model: AnyModelFile; source: Source }
+  | { id: number; type: "predict"; model: AnyModelFile; source: Source; threshold?: number }
+  | { id: number; type: "predict-threshold"; threshold: number | null }
   | { id: number; type: "profile"; request: ProfileRequest };
 
 /** The margin profile of the loaded table (NOT private; a local diagnostic). */
@@ -156,8 +157,13 @@ export interface PredictOutcome {
    *  (multiclass: `COLUMN,score:A,score:B,…`). */
   csv: string;
   preview: { line: number; score: number; positive: boolean; predicted?: string }[];
-  /** When the file has the model's label column: accuracy (local, not private). */
+  /** When the file has the model's label column: accuracy and the yardsticks (local, not private). */
   evaluation: Evaluation | null;
+  /** A binary model's decision threshold T (positive when score ≥ T), or null: the model's own
+   *  decision (score > 0). Multiclass: always null. */
+  threshold: number | null;
+  /** The smallest and largest score of a binary model's rows (for the threshold's range). */
+  scoreRange: [number, number] | null;
 }
 
 export interface WorkerError {
