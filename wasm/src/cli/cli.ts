@@ -547,14 +547,24 @@ async function predictCommand(dp: DpMargin, argv: string[]): Promise<void> {
   const out = v.out as string | undefined;
   // Refuse to overwrite before any work (checked again, atomically, when writing).
   if (out !== undefined && !v.force && existsSync(out)) throw outExists(out);
+  const threshold = numberFlag(v, "threshold", "threshold", false);
+  if (threshold !== undefined && !Number.isFinite(threshold)) {
+    throw new DpMarginError("BAD_PARAMETER", `--threshold must be a finite score, but is ${JSON.stringify(v.threshold)}`, "threshold");
+  }
   const model = dp.modelFromJSON(await readText(files[0], "MODEL.json"));
+  if (threshold !== undefined && model.classes !== null) {
+    throw new DpMarginError("BAD_PARAMETER", "--threshold applies to a binary model: a multiclass model predicts the class of the largest score", "threshold");
+  }
   const progress = Progress.fromFlags(v);
   const read = await tableOptions(v, csvTable);
-  const predictions = await model.predictCsv(csvFile(files[1]), {
+  const scored = await model.predictCsv(csvFile(files[1]), {
     ...read,
     ...(progress.enabled ? { onProgress: (p: CsvProgress) => progress.predicting(files[1], p) } : {}),
   });
   progress.done();
+  // A moved decision (binary): positive when score ≥ T, as the app's threshold control decides.
+  const predictions = threshold === undefined || "classes" in scored ? scored
+    : { ...scored, labels: Int8Array.from(scored.scores, (x) => (x >= threshold ? 1 : -1)) };
   // The input's own columns, to join on (read again with the dialect the core detected).
   let kept: { names: string[]; cells: string[][] } | undefined;
   if (v.keep !== undefined || v["keep-all"]) {
@@ -566,7 +576,7 @@ async function predictCommand(dp: DpMargin, argv: string[]): Promise<void> {
       throw new DpMarginError("INTERNAL", `--keep read ${kept.cells.length} data rows of ${files[1]}, the model scored ${predictions.table.rows}`);
     }
   }
-  const extras = { rowIds: true, ...(kept ? { kept } : {}) };
+  const extras = { rowIds: true, ...(kept ? { kept } : {}), ...(threshold !== undefined ? { threshold } : {}) };
   // A multiclass model: the predicted class and a score per class.
   const multiclass = "classes" in predictions;
   const text = multiclass ? multiclassPredictionsCsv(predictions, (model.label as { column: string | null }).column, extras)

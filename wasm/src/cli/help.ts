@@ -37,6 +37,7 @@ export const COMMAND_FLAGS: Record<string, FlagDoc[]> = {
     { name: "force", help: "let --out overwrite an existing file", default: "off" },
     { name: "keep", value: "A,B,…", help: "copy these columns of DATA.csv into the predictions (to join on)", default: "none" },
     { name: "keep-all", help: "copy every column of DATA.csv into the predictions", default: "off" },
+    { name: "threshold", value: "T", help: "binary model: a row is positive when its score is ≥ T (adds a threshold column)", default: "score > 0" },
     ...PROGRESS,
   ],
   profile: [
