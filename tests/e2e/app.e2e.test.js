@@ -272,10 +272,8 @@ test("Predict: the trained model on a CSV gives exactly `dpmargin predict`'s fil
   assert.equal(truth.length, called.length);
   const correct = called.filter((c, i) => c === truth[i]).length;
   assert.equal(Number(await page.getAttribute('[data-key="predict-accuracy"]', "data-value")), correct / truth.length);
-  // The CLI writes the same file with --threshold, where it has it (issue 29 item 9).
-  let viaCli = null;
-  try { viaCli = runCli("predict", join(scratch, "app-model.json"), clinic, "--threshold", String(T)); } catch { /* not in this CLI */ }
-  if (viaCli !== null) assert.equal(moved.text, viaCli);
+  // The CLI writes the same file with --threshold (issue 29 item 9).
+  assert.equal(moved.text, runCli("predict", join(scratch, "app-model.json"), clinic, "--threshold", String(T)));
   await page.click("#threshold-reset");
   await page.waitForFunction(() => document.getElementById("predict-output").dataset.threshold === "");
   assert.equal((await downloadText("#download-predictions")).text, predictions.text);
@@ -875,6 +873,18 @@ test("an imbalanced label: balanced accuracy and ROC AUC lead; an accuracy at th
   assert.match(await page.textContent('[data-key="predict-accuracy"]'), /at or under the majority-class rate: no better than always answering “not bad”/);
   assert.equal(await page.isVisible("#predict-warning"), true);
   assert.match(await page.textContent("#predict-warning"), /not above the majority-class rate \+ 1 point \(95\.00%: always answering “not bad”\)/);
+  // A threshold above every score: no row is called “bad”, and the page says so (“0 predicted
+  // bad” must not pass silently), next to the majority flag.
+  await page.evaluate(() => { document.body.dataset.predictState = "moved"; });
+  await page.fill("#threshold", "1e9");
+  await page.dispatchEvent("#threshold", "change");
+  await page.waitForSelector("body[data-predict-state=done]");
+  assert.equal(await page.textContent('[data-key="positives"]'), "0");
+  assert.equal(await page.getAttribute("#predict-warning", "data-one-class"), "true");
+  assert.match(await page.textContent("#predict-warning"), /^Warning: all 2000 rows are predicted “not bad”: on this file the model does not tell the classes apart/);
+  assert.equal(Number(await page.getAttribute('[data-key="predict-accuracy"]', "data-value")), 0.95);
+  await page.click("#threshold-reset");
+  await page.waitForFunction(() => document.getElementById("predict-output").dataset.threshold === "");
   await screenshot(page, "app-predict-imbalanced");
   await page.click("#tab-train");
   await setField("#seed", "");

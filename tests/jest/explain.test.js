@@ -2,7 +2,7 @@
 // (metrics.ts), and the core's sentence on what the selector does (plan.advice.selection).
 import { fileURLToPath } from "node:url";
 import {
-  load, csvFile, formatNumber, positiveRule, positiveRuleText, majorityFlag, IMBALANCED_NOTE, deltaWarning, isImbalanced,
+  load, csvFile, formatNumber, positiveRule, positiveRuleText, oneClassWarning, majorityFlag, IMBALANCED_NOTE, deltaWarning, isImbalanced,
   noBetterThanMajority, IMBALANCED,
 } from "dpmargin";
 
@@ -34,6 +34,7 @@ test("positiveRuleText names each rule of the core; nothing for an unknown or ab
   expect(positiveRuleText("rarest")).toBe("");
   expect(majorityFlag("good")).toBe("at or under the majority-class rate: no better than always answering “good”");
   expect(IMBALANCED_NOTE).toMatch(/balanced accuracy and ROC AUC come first/);
+  expect(oneClassWarning("not bad", 2000)).toMatch(/^Warning: all 2000 rows are predicted “not bad”: on this file the model does not tell the classes apart/);
 });
 
 test("positiveRule reads the rule off the released schema's public fields", () => {

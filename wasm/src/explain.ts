@@ -83,6 +83,12 @@ export function majorityFlag(majorityClass: string): string {
   return `at or under the majority-class rate: no better than always answering “${majorityClass}”`;
 }
 
+/** The warning when every scored row gets the same class (e.g. "0 predicted bad"). */
+export function oneClassWarning(predicted: string, rows: number): string {
+  return `Warning: all ${rows} rows are predicted “${predicted}”: on this file the model does not tell the classes ` +
+    "apart (its scores fall on one side of the decision). Move the threshold, or look at ROC AUC and balanced accuracy.";
+}
+
 /** Why balanced accuracy and ROC AUC lead for an imbalanced label (metrics' `isImbalanced`). */
 export const IMBALANCED_NOTE = "an imbalanced label: always answering the commonest class scores as much in accuracy, " +
   "so balanced accuracy and ROC AUC come first";

@@ -51,7 +51,7 @@ export type { CsvSource, CsvByteSource } from "./csv/source.js";
 export type { LoadOptions } from "./module/loader.js";
 
 export {
-  epsilonMeaning, deltaWarning, MEANINGFUL_EPSILON, formatNumber, positiveRule, positiveRuleText, majorityFlag, IMBALANCED_NOTE,
+  epsilonMeaning, deltaWarning, MEANINGFUL_EPSILON, formatNumber, positiveRule, positiveRuleText, majorityFlag, oneClassWarning, IMBALANCED_NOTE,
 } from "./explain.js";
 export type { PositiveRule } from "./explain.js";
 // Yardsticks on labelled rows (accuracy, balanced accuracy, majority rate, F1, ROC AUC and

@@ -4,6 +4,7 @@
 // for a binary model, a decision threshold the user can move (predictions, yardsticks and the
 // download follow it, as `dpmargin predict --threshold T`).
 import type { AnyModelFile } from "dpmargin";
+import { oneClassWarning } from "dpmargin/explain";
 import type { PredictOutcome, WorkerError } from "../protocol.ts";
 import type { WorkerClient } from "../worker-client.ts";
 import { $, clearError, download, dropTarget, el, fmt, percent, showError, table } from "./dom.ts";
@@ -114,9 +115,14 @@ export function setupPredict(client: WorkerClient): PredictView {
       $("predict-metrics").replaceChildren(...rows.flatMap(([term, text, key, value]) => [
         el("dt", {}, term), el("dd", { "data-key": key, ...(value !== undefined ? { "data-value": value } : {}) }, text)]));
     }
-    const weak = e ? weakWarning(e, "on this file") : "";
-    $("predict-warning").hidden = !weak;
-    $("predict-warning").textContent = weak;
+    // Every row on one side of the decision (binary), and an accuracy no better than the
+    // majority class: the package's words.
+    const oneClass = result.classes === null && result.rows > 0 && (result.positives === 0 || result.positives === result.rows)
+      ? oneClassWarning(result.positives === 0 ? `not ${positive}` : positive, result.rows) : "";
+    const warning = [oneClass, e ? weakWarning(e, "on this file") : ""].filter((w) => w !== "").join(" ");
+    $("predict-warning").hidden = !warning;
+    $("predict-warning").dataset.oneClass = String(oneClass !== "");
+    $("predict-warning").textContent = warning;
     // The threshold: binary models only, over the range of this file's scores.
     const range = result.scoreRange;
     $("threshold-box").hidden = result.classes !== null || range === null;
