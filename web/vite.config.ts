@@ -40,7 +40,12 @@ export default defineConfig({
   // Relative asset URLs: the build works from any sub-path of any static server.
   base: "./",
   resolve: {
-    alias: { dpmargin: here("../dist/index.js") },
+    // "dpmargin/explain": the package's texts alone (explain.ts imports nothing), so the page's
+    // bundle takes the wording without the engine (the worker imports "dpmargin").
+    alias: [
+      { find: /^dpmargin$/, replacement: here("../dist/index.js") },
+      { find: /^dpmargin\/explain$/, replacement: here("../dist/explain.js") },
+    ],
   },
   worker: { format: "es" },
   build: {

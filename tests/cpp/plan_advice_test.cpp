@@ -150,6 +150,47 @@ TEST(PlanAdvice, TextSpeaksPlainly) {
   }
 }
 
+// What the selector does, said from the plan: auto's one run at γ₀ and why no choice is needed
+// (autoSelection's numbers), or its choice among three margins; the other selectors' own words.
+TEST(PlanAdvice, SelectionSaysWhatRunsAndWhy) {
+  for (std::uint64_t n : {300ULL, 1000ULL, 10000ULL, 30000ULL, 100000ULL, 1000000ULL}) {
+    const Plan p = planFor(n, 1);
+    const Advice a = advise(p);
+    const AutoSelection s = autoSelection(p.request, p.muClass);
+    EXPECT_EQ(s.selects, p.selects) << n;
+    if (p.selects) {
+      EXPECT_EQ(a.selection.rfind("A choice among three margins around the public γ₀ = ", 0), 0u) << a.selection;
+      EXPECT_NE(a.selection.find("It pays here"), std::string::npos) << a.selection;
+    } else {
+      EXPECT_EQ(a.selection.rfind("One run at the public margin γ₀ = ", 0), 0u) << a.selection;
+      EXPECT_NE(a.selection.find("A choice would not pay here"), std::string::npos) << a.selection;
+    }
+    // The rule's numbers: the limit is 0.125% of the rows, from n·μ_train ≥ 8,000.
+    EXPECT_NE(a.selection.find("at most 0.125% of the rows (n·μ_train ≥ 8,000)"), std::string::npos) << a.selection;
+  }
+  // The threshold is where the plan switches: just under and just over n·μ_train = 8,000.
+  const Plan small = planFor(1000, 1);
+  const AutoSelection s = autoSelection(small.request, small.muClass);
+  EXPECT_NEAR(s.nMuFrom, 8000.0, 1e-6);
+  EXPECT_NEAR(s.scoreSd, 10.0 / small.muClass, 1e-9);
+  EXPECT_DOUBLE_EQ(s.limit, 0.00125 * 1000);
+  EXPECT_NE(advise(small).selection.find("at n = 1,000 rows and ε = 1 that noise would be"), std::string::npos);
+
+  const Advice iter = advise(planFor(1000, 1, "iter"));
+  EXPECT_EQ(iter.selection.rfind("Iter trains every one of the ", 0), 0u) << iter.selection;
+  const Advice tune = advise(planFor(1000, 1, "privtune"));
+  EXPECT_NE(tune.selection.find("stays hidden"), std::string::npos) << tune.selection;
+  run::Options o;
+  o.epsilon = 1;
+  o.delta = 1e-6;
+  o.n = 1000;
+  o.d = 11;
+  o.selector = Selector::kFixed;
+  o.margin = 0.1;
+  const Advice fixed = advise(run::account(o));
+  EXPECT_EQ(fixed.selection, "One run at the margin you gave, γ = 0.1, with the whole training budget: nothing is scored or selected.");
+}
+
 struct Names {
   std::vector<std::string> names;
   void number(const char* k, double) { names.push_back(k); }
@@ -170,7 +211,7 @@ TEST(PlanAdvice, DescribedAsAdviceObject) {
   Names w;
   describePlan(planFor(1000, 1), w);
   for (const char* k : {"advice", "verdict", "noiseFloorRatio", "usableMargins", "nForGood",
-                        "epsilonForGood", "text"}) {
+                        "epsilonForGood", "text", "selection"}) {
     EXPECT_NE(std::find(w.names.begin(), w.names.end(), k), w.names.end()) << k;
   }
 }

@@ -4,12 +4,13 @@
 // shipped sample trained privately; 360 px layout; offline; and no request leaves the origin.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, writeFileSync, existsSync } from "node:fs";
 import { createHash } from "node:crypto";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { serveStatic, launchChromium, recordRequests, screenshot, screenshotElement, repoRoot } from "./support.js";
+import { checkReleased, load, positiveRule, positiveRuleText } from "dpmargin";
 
 const fixtures = join(repoRoot, "tests/fixtures/e2e");
 const clinic = join(fixtures, "clinic.csv");
@@ -157,23 +158,36 @@ test("the clinic fixture: column table, schema export, and a seeded run equal to
   const r = JSON.parse(report.text);
   assert.equal(r.seeded, true);
   assert.equal(r.notPrivate, "seeded — not private");
-  assert.deepEqual(r.released.candidates, expected.candidates);
-  assert.equal(r.privacy.mu, expected.mu);
-  assert.equal(r.privacy.muRanges, expected.report.plan.muRanges);
+  assert.deepEqual(r.report.candidates, expected.candidates);
+  assert.equal(r.report.plan.mu, expected.mu);
+  assert.equal(r.report.plan.muRanges, expected.report.plan.muRanges);
+  // The report is the released record and the app's fixed wording only: the run's report and
+  // the model's header, each on the package's list of released fields (checkReleased throws on
+  // a field that is not), no weights.
+  assert.deepEqual(Object.keys(r).sort(), ["format", "model", "notPrivate", "note", "report", "seeded", "version"]);
+  assert.equal(r.version, 3);
+  checkReleased("report", r.report);
+  checkReleased("model", r.model);
+  assert.equal(r.model.weights, undefined);
+  assert.deepEqual(r.report.plan, expected.report.plan);
   const model = await downloadText("#download-model");
   assert.match(model.name, /SEEDED-not-private\.json$/);
   writeFileSync(join(scratch, "app-model.json"), model.text);
   assert.deepEqual(JSON.parse(model.text), JSON.parse(readFileSync(join(scratch, "cli-model.json"), "utf8")));
   const markdown = await downloadText("#download-report-md");
   assert.match(markdown.text, /SEEDED — NOT PRIVATE/);
-  assert.match(markdown.text, /\| μ total \(Gaussian DP\) \| /);
+  assert.match(markdown.text, /\| μ total \(Gaussian DP; μ² = μ_schema² \+ μ_discovery² \+ μ_ranges² \+ μ_train²\) \| /);
+  // Every part of μ, the schema's and discovery's included (plan.muSchema, plan.muDiscovery).
+  assert.match(markdown.text, /\| μ_schema \(private schema decisions: column kinds, nullable, class source\) \| (0 \(no private schema decision\)|[\d.e-]+ \(\d+ noisy counts)/);
+  assert.match(markdown.text, /\| μ_discovery \(categories and classes discovered\) \| (0 \(nothing discovered\)|[\d.e-]+) \|/);
+  assert.ok(markdown.text.includes(`What ran: ${expected.report.plan.advice.selection}`));
   // The privacy report holds what may be published only: no file name, no accuracy, no confusion.
   for (const text of [report.text, markdown.text]) {
     assert.doesNotMatch(text, /clinic/i, "the privacy report names the data file");
     assert.doesNotMatch(text, /accuracy|confusion|truePositive|elapsed/i, "the privacy report holds evaluation numbers");
   }
-  assert.equal(r.public.schema.label, "outcome");
-  assert.equal(r.public.positive, "yes");
+  assert.equal(r.model.schema.label, "outcome");
+  assert.equal(r.model.label.positive, "yes");
   // The run summary holds them, labelled local and not for publication.
   const summary = await downloadText("#download-summary");
   assert.match(summary.name, /^clinic-run-summary-LOCAL-not-for-publication\.md$/);
@@ -186,8 +200,33 @@ test("the clinic fixture: column table, schema export, and a seeded run equal to
   const badges = await page.$$eval("#results [data-seeded]", (xs) => xs.filter((x) => !x.hidden).length);
   assert.equal(badges, 3);
   assert.match(await page.textContent('#ledger tr[data-key="seeded"]'), /seeded — not private/);
-  // The default selector (auto) makes one run: no noisy scores to chart.
+  // The default selector (auto) makes one run: no noisy scores to chart. The results say what
+  // ran and why no choice was needed at this n and ε: the core's sentence (plan.advice.selection),
+  // the one the CLI's plan carries — not a learner that did not run.
   assert.equal(await page.isVisible("#score-chart canvas"), false);
+  const selection = await page.textContent('#result-summary dd[data-key="selection"]');
+  assert.equal(selection, expected.report.plan.advice.selection);
+  assert.match(selection, /^One run at the public margin γ₀ = [\d.]+, with the whole training budget: nothing is scored or selected\. A choice would not pay here: auto chooses among three margins only where .* at n = 300 rows and ε = 2 that noise would be [\d,.]+ errors/);
+  assert.equal(await page.getAttribute('#result-summary dd[data-key="selection"]', "data-value"), "false");
+  assert.equal(await page.textContent("#chart-heading"), "What ran");
+  assert.equal(await page.textContent("#chart-note"), selection);
+  assert.doesNotMatch(await page.textContent("#results"), /fixed-margin learner|there is no score to show/);
+  assert.match(await page.textContent('#result-summary dd[data-key="gamma"]'), /auto's public margin γ₀: one run, nothing selected/);
+  assert.match(await page.textContent("#candidates-summary"), /The run \(released record: one margin, no score\)/);
+  // The headline is what the model does (accuracy, ROC AUC, balanced accuracy, majority rate),
+  // not γ: the margin comes after them.
+  const terms = await page.$$eval("#result-summary dt", (dts) => dts.map((d) => d.textContent));
+  assert.match(terms[0], /^(train accuracy|balanced accuracy)/, terms.join(" | "));
+  assert.match(terms[1], /^ROC AUC/, terms.join(" | "));
+  assert.ok(terms.indexOf("margin γ") > terms.indexOf("majority-class rate (training, not private)"), terms.join(" | "));
+  // The positive class, said aloud with the rule that chose it (read off the released schema by
+  // the package's positiveRule, worded by its positiveRuleText; the app decides nothing).
+  const positiveText = await page.textContent('#result-summary dd[data-key="positive"]');
+  const rule = positiveRule(JSON.parse(model.text).schema);
+  assert.equal(rule, "named");
+  assert.equal(positiveText, `“yes” of “outcome” — ${positiveRuleText(rule)}`);
+  assert.equal(await page.getAttribute('#result-summary dd[data-key="positive"]', "data-rule"), rule);
+  assert.match(markdown.text, /positive class `yes` \(named by you/);
   await screenshot(page, "app-results-seeded");
 });
 
@@ -199,11 +238,45 @@ test("Predict: the trained model on a CSV gives exactly `dpmargin predict`'s fil
   await page.waitForSelector("body[data-predict-state=done]");
   assert.equal(Number(await page.getAttribute('[data-key="predict-accuracy"]', "data-value")),
     Number(await dataValue("train-accuracy")));
+  // The same yardsticks as training (the package's evaluate), equal on the same rows.
+  for (const key of ["majority-rate", "balanced-accuracy", "roc-auc", "f1"]) {
+    assert.equal(await page.getAttribute(`#predict-metrics dd[data-key="predict-${key}"]`, "data-value"), await dataValue(key), key);
+  }
   const predictions = await downloadText("#download-predictions");
   assert.match(predictions.name, /^clinic-predictions-SEEDED-not-private\.csv$/);
   assert.equal(predictions.text, runCli("predict", join(scratch, "app-model.json"), clinic));
   assert.equal(await page.isVisible("[data-model-seeded]"), true);
   await screenshot(page, "app-predict");
+
+  // A decision threshold moved by the user: the predictions, the count, the yardsticks and the
+  // download follow it (score ≥ T, a threshold column, as `dpmargin predict --threshold T`).
+  assert.equal(await page.isVisible("#threshold-box"), true);
+  const rows = predictions.text.trim().split("\n").slice(1).map((line) => line.split(","));
+  const scores = rows.map((r) => Number(r[1]));
+  const T = Number([...scores].sort((a, b) => a - b)[Math.floor(scores.length * 0.7)].toPrecision(6));
+  const positivesBefore = Number(await page.textContent('[data-key="positives"]'));
+  await page.evaluate(() => { document.body.dataset.predictState = "moved"; });
+  await page.fill("#threshold", String(T));
+  await page.dispatchEvent("#threshold", "change");
+  await page.waitForSelector("body[data-predict-state=done]");
+  assert.equal(await page.getAttribute("#predict-output", "data-threshold"), String(T));
+  const called = scores.map((x) => x >= T);
+  assert.equal(Number(await page.textContent('[data-key="positives"]')), called.filter(Boolean).length);
+  assert.notEqual(called.filter(Boolean).length, positivesBefore, "the threshold changes the predictions");
+  assert.match(await page.textContent("#predict-summary"), /predicted yes \(score ≥ [-\d.e+]+\)/);
+  const moved = await downloadText("#download-predictions");
+  assert.equal(moved.text, ["row,score,outcome=yes,threshold",
+    ...rows.map((r, i) => `${r[0]},${r[1]},${called[i] ? 1 : 0},${T}`)].join("\n") + "\n");
+  // The yardsticks are those of the moved decision: accuracy against the file's label column.
+  const truth = readFileSync(clinic, "utf8").trim().split(/\r?\n/).slice(1).map((line) => line.split(",")[2] === "yes");
+  assert.equal(truth.length, called.length);
+  const correct = called.filter((c, i) => c === truth[i]).length;
+  assert.equal(Number(await page.getAttribute('[data-key="predict-accuracy"]', "data-value")), correct / truth.length);
+  // The CLI writes the same file with --threshold (issue 29 item 9).
+  assert.equal(moved.text, runCli("predict", join(scratch, "app-model.json"), clinic, "--threshold", String(T)));
+  await page.click("#threshold-reset");
+  await page.waitForFunction(() => document.getElementById("predict-output").dataset.threshold === "");
+  assert.equal((await downloadText("#download-predictions")).text, predictions.text);
 
   writeFileSync(join(scratch, "bad-model.json"), JSON.stringify({ format: "dpmargin-model", version: 9 }));
   await page.setInputFiles("#model-file", join(scratch, "bad-model.json"));
@@ -560,24 +633,30 @@ test("no header names the label: Train stays disabled until the user picks it; t
   assert.equal(await page.getAttribute("#file-ledger", "data-runs"), "1");
   await page.click("#train-button");
   await page.waitForSelector("#retrain-warning:not([hidden])");
-  assert.match(await page.textContent("#retrain-text"), /Σε = 1\b.*spends ε = 2, δ = 1e-5 more.*Σε = 3, Σδ = 2e-5/s);
+  // The total now and with this run, by the package's composition (the CLI's --ledger rule).
+  assert.match(await page.textContent("#retrain-text"),
+    /1 run on this file in this browser: in total ε = 1, δ = 1e-5 .*spends ε = 2, δ = 1e-5 more: the total becomes about ε = [\d.]+, δ = 2e-5/s);
   await screenshot(page, "app-retrain-warning");
   await page.click("#retrain-cancel");
   assert.equal(await train(), "done");
   assert.equal(await page.getAttribute("#file-ledger", "data-runs"), "2");
-  assert.equal(Number(await page.getAttribute("#file-ledger", "data-epsilon")), 3);
-  assert.equal(Number(await page.getAttribute("#file-ledger", "data-delta")), 2e-5);
-  // Both runs are GDP (iter, no discovery): μ composes as √(μ₁² + μ₂²).
-  const mu = Number(await page.getAttribute("#file-ledger", "data-mu"));
+  // Both runs are Gaussian DP: the package composes them exactly (μ = √(μ₁² + μ₂²)), below
+  // the basic composition's Σε = 3.
+  const total = { epsilon: Number(await page.getAttribute("#file-ledger", "data-epsilon")), delta: Number(await page.getAttribute("#file-ledger", "data-delta")) };
+  assert.equal(total.delta, 2e-5);
+  assert.ok(total.epsilon > 1 && total.epsilon < 3, `ε total ${total.epsilon}`);
+  assert.equal(Number(await page.getAttribute("#file-ledger", "data-basic-epsilon")), 3);
   const ledgerText = await page.textContent("#file-ledger-total");
-  assert.match(ledgerText, /2 runs: basic composition Σε = 3, Σδ = 2e-5/);
-  assert.match(ledgerText, /Gaussian-DP composition/);
-  assert.ok(mu > 0);
-  // The ledger is keyed by the SHA-256 of the file's bytes, computed in the browser.
+  assert.match(ledgerText, /^2 runs on this file in this browser: in total ε = [\d.]+, δ = 2e-5 \(the package's composition, as dpmargin train --ledger keeps it: 2 Gaussian-DP runs composed exactly, μ = [\d.]+; adding every run's ε would say 3\)/);
+  // The ledger is keyed by the SHA-256 of the file's bytes, computed in the browser; what it
+  // stores is the package's ledger file, which the package composes to the total shown.
   const sha = createHash("sha256").update(bytes).digest("hex");
-  const stored = await page.evaluate(() => JSON.parse(localStorage.getItem("dpmargin.ledger.v1")));
-  assert.equal(stored[sha].entries.length, 2);
-  assert.deepEqual(stored[sha].entries.map((e) => e.epsilon), [1, 2]);
+  const stored = await page.evaluate(() => JSON.parse(localStorage.getItem("dpmargin.ledger.v2")));
+  assert.equal(stored[sha].ledger.format, "dpmargin-ledger");
+  assert.deepEqual(stored[sha].ledger.runs.map((e) => e.epsilon), [1, 2]);
+  assert.deepEqual(stored[sha].notes.map((n) => n.outcome), ["finished", "finished"]);
+  const dp = await load();
+  assert.equal(dp.ledgerFromJSON(stored[sha].ledger).total.epsilon, total.epsilon);
   await screenshot(page, "app-ledger");
 
   // Reset needs an explicit confirmation that explains it.
@@ -619,17 +698,24 @@ test("a multiclass label (declared classes): per-class accuracy, a K × K confus
   assert.equal(await page.isVisible("#per-class-table"), true);
   assert.equal(await page.$$eval("#per-class-table tbody tr", (trs) => trs.length), 3);
   assert.equal(await page.isVisible("#label-outside-warning"), false, "declared classes: no row is outside them");
-  // Multiclass: the macro one-vs-rest AUC, no single ROC curve.
+  // Multiclass: the macro AUC, no single ROC curve. The default is ONE joint model (issue 31):
+  // the results per class, the confusion matrix and the macro metrics say so, never one-vs-rest.
   assert.ok(Number(await dataValue("roc-auc")) > 0.5);
-  assert.match(await page.textContent('#result-summary dd[data-key="roc-auc"]'), /macro over the classes, one-vs-rest/);
+  assert.match(await page.textContent('#result-summary dd[data-key="roc-auc"]'), /macro over the 3 classes, one joint model/);
+  assert.match(await page.textContent('#result-summary dd[data-key="f1"]'), /macro over the classes, one joint model/);
+  assert.match(await page.textContent("#per-class-table caption"), /one joint model/);
+  assert.match(await page.textContent("#confusion-which"), /one joint model/);
+  for (const where of ["#result-summary", "#per-class", "#confusion-which", "#weights-table caption", "#released-list", "#ledger"]) {
+    assert.doesNotMatch(await page.textContent(where), /one-vs-rest/, where);
+  }
   assert.equal(await page.isVisible("#roc-box"), false);
   assert.match(await page.textContent("#ledger"), /one joint model over 3 classes \(hinge loss\) at μ_train/);
   assert.match(await page.textContent('#result-summary dd[data-key="classes"]'), /3 \(one joint model\)/);
   assert.match(await page.textContent("#weights-table thead"), /weight: east.*weight: north.*weight: west/);
   const report = JSON.parse((await downloadText("#download-report-json")).text);
-  assert.deepEqual(report.public.classes, ["east", "north", "west"]);
-  assert.equal(report.released.perClass, undefined);  // the joint model: one selection record
-  assert.equal(report.mechanism.multiclass, "joint");
+  assert.deepEqual(report.model.label.classes, ["east", "north", "west"]);
+  assert.equal(report.report.perClass, null);  // the joint model: one selection record
+  assert.equal(report.report.plan.multiclass, "joint");
   // The model file downloads (version 3, joint) and predicts the same classes in the package.
   const modelFile = JSON.parse((await downloadText("#download-model")).text);
   assert.equal(modelFile.version, 3);
@@ -642,6 +728,9 @@ test("a multiclass label (declared classes): per-class accuracy, a K × K confus
   await page.click("#use-in-predict");
   await page.setInputFiles("#predict-file", csvPath);
   await page.waitForSelector("body[data-predict-state=done]");
+  // The yardsticks of a multiclass model on a labelled file; no threshold (the largest score wins).
+  assert.match(await page.textContent('#predict-metrics dd[data-key="predict-roc-auc"]'), /macro over the 3 classes, one joint model/);
+  assert.equal(await page.isVisible("#threshold-box"), false);
   const inApp = (await downloadText("#download-predictions")).text;
   const viaCli = runCli("predict", modelPath, csvPath);
   assert.equal(inApp, viaCli);
@@ -708,6 +797,160 @@ test("loading shows bytes and rows read and can be cancelled; long names do not 
   const cell = await page.$eval(`${columnRow(long)} th`, (th) => ({ title: th.title, over: th.scrollWidth > th.clientWidth, width: th.getBoundingClientRect().width }));
   assert.equal(cell.title, long);
   assert.ok(cell.width < 300, `the name cell is ${cell.width} px wide`);
+});
+
+test("auto on a large table chooses among three margins: the results show the three noisy scores and say why", async () => {
+  await page.click("#tab-train");
+  // 15,000 rows, 12,000 of them for training: at ε = 4, n·μ_train clears auto's 8,000 and the
+  // plan selects (plan.selects) — the core's rule, stated in its sentence.
+  let state = 31;
+  const next = () => ((state = (Math.imul(state, 1103515245) + 12345) >>> 0) / 2 ** 32);
+  const rows = ["u,v,w,target"];
+  for (let i = 0; i < 15000; i++) {
+    const x = [next() * 2 - 1, next() * 2 - 1, next() * 2 - 1];
+    rows.push([...x.map((v) => v.toFixed(4)), x[0] + 0.5 * x[1] + 0.3 * (next() - 0.5) > 0 ? 1 : 0].join(","));
+  }
+  assert.equal(await upload({ name: "large.csv", mimeType: "text/csv", buffer: Buffer.from(rows.join("\n")) }), "loaded");
+  assert.equal(await page.inputValue("#label-column"), "target");
+  await openAdvanced();
+  await page.selectOption("#train-selector", "");
+  await setField("#seed", "");
+  await page.selectOption("#test-fraction", "0.2");
+  await page.click('button.preset[data-epsilon="4"]');
+  assert.equal(await train(), "done");
+  const dd = '#result-summary dd[data-key="selection"]';
+  assert.equal(await page.getAttribute(dd, "data-value"), "true");
+  assert.match(await page.textContent(dd),
+    /^A choice among three margins around the public γ₀ = [\d.]+ \([\d.]+, [\d.]+ and [\d.]+\): the one with the smallest noisy error count is released\. It pays here: .* at n = 12,000 rows and ε = 4 that noise is [\d,.]+ errors/);
+  assert.equal(await page.textContent("#chart-heading"), "Noisy score of every margin γ");
+  assert.equal(await page.isVisible("#score-chart canvas"), true, "the three noisy scores are charted");
+  const candidates = await page.$$eval("#candidates-table tbody tr", (trs) => trs.map((tr) => [...tr.children].map((td) => td.textContent)));
+  assert.equal(candidates.length, 3);
+  assert.equal(candidates.filter((r) => r[6] === "selected").length, 1);
+  for (const r of candidates) assert.match(r[5], /^-?[\d.]+(e[-+]\d+)?$/, `a noisy score: ${r.join(" | ")}`);
+  assert.match(await page.textContent('#result-summary dd[data-key="gamma"]'), /selected among auto's three margins around γ₀/);
+  const report = JSON.parse((await downloadText("#download-report-json")).text).report;
+  assert.equal(report.plan.selects, true);
+  assert.equal(report.candidates.filter((c) => typeof c.noisyScore === "number").length, 3);
+  await screenshot(page, "app-auto-selects");
+});
+
+test("an imbalanced label: balanced accuracy and ROC AUC lead; an accuracy at the majority rate is flagged, in the results and in Predict", async () => {
+  await page.click("#tab-train");
+  // 2,000 rows, 5% "bad", features that say nothing: no model beats always answering "not bad".
+  let state = 77;
+  const next = () => ((state = (Math.imul(state, 1103515245) + 12345) >>> 0) / 2 ** 32);
+  const rows = ["p,q,r,outcome"];
+  for (let i = 0; i < 2000; i++) rows.push(`${next().toFixed(4)},${next().toFixed(4)},${next().toFixed(4)},${i % 20 === 7 ? "bad" : "good"}`);
+  const csvPath = join(scratch, "imbalanced.csv");
+  writeFileSync(csvPath, rows.join("\n"));
+  assert.equal(await upload(csvPath), "loaded");
+  assert.equal(await page.inputValue("#label-column"), "outcome");
+  await page.selectOption("#positive-class", "bad");
+  await openAdvanced();
+  await page.selectOption("#train-selector", "");
+  await setField("#seed", 5);
+  await page.selectOption("#test-fraction", "0");
+  await page.click('button.preset[data-epsilon="1"]');
+  assert.equal(await train(), "done");
+  const terms = await page.$$eval("#result-summary dt", (dts) => dts.map((d) => d.textContent));
+  assert.match(terms[0], /^balanced accuracy/, terms.join(" | "));
+  assert.match(terms[1], /^ROC AUC/, terms.join(" | "));
+  assert.equal(Number(await dataValue("majority-rate")), 0.95);
+  assert.match(await page.textContent('#result-summary dd[data-key="majority-rate"]'), /always “not bad”\) — an imbalanced label: .*balanced accuracy and ROC AUC come first/);
+  const accuracy = Number(await dataValue("train-accuracy"));
+  assert.ok(accuracy <= 0.95, `accuracy ${accuracy} on features that say nothing`);
+  assert.match(await page.textContent('#result-summary dd[data-key="train-accuracy"]'), /— at or under the majority-class rate: no better than always answering “not bad”/);
+  assert.equal(await page.isVisible("#accuracy-warning"), true);
+
+  await page.click("#use-in-predict");
+  await page.setInputFiles("#predict-file", csvPath);
+  await page.waitForSelector("body[data-predict-state=done]");
+  const predictTerms = await page.$$eval("#predict-metrics dt", (dts) => dts.map((d) => d.textContent));
+  assert.deepEqual(predictTerms.slice(0, 4), ["balanced accuracy (this file, not private)", "ROC AUC (this file, not private)",
+    "accuracy (this file, not private)", "majority-class rate (this file, not private)"]);
+  assert.equal(Number(await page.getAttribute('[data-key="predict-majority-rate"]', "data-value")), 0.95);
+  assert.match(await page.textContent('[data-key="predict-accuracy"]'), /at or under the majority-class rate: no better than always answering “not bad”/);
+  assert.equal(await page.isVisible("#predict-warning"), true);
+  assert.match(await page.textContent("#predict-warning"), /not above the majority-class rate \+ 1 point \(95\.00%: always answering “not bad”\)/);
+  // A threshold above every score: no row is called “bad”, and the page says so (“0 predicted
+  // bad” must not pass silently), next to the majority flag.
+  await page.evaluate(() => { document.body.dataset.predictState = "moved"; });
+  await page.fill("#threshold", "1e9");
+  await page.dispatchEvent("#threshold", "change");
+  await page.waitForSelector("body[data-predict-state=done]");
+  assert.equal(await page.textContent('[data-key="positives"]'), "0");
+  assert.equal(await page.getAttribute("#predict-warning", "data-one-class"), "true");
+  assert.match(await page.textContent("#predict-warning"), /^Warning: all 2000 rows are predicted “not bad”: on this file the model does not tell the classes apart/);
+  assert.equal(Number(await page.getAttribute('[data-key="predict-accuracy"]', "data-value")), 0.95);
+  await page.click("#threshold-reset");
+  await page.waitForFunction(() => document.getElementById("predict-output").dataset.threshold === "");
+  await screenshot(page, "app-predict-imbalanced");
+  await page.click("#tab-train");
+  await setField("#seed", "");
+});
+
+test("one ledger rule: the same runs give the app and `dpmargin train --ledger` the same ledger and total", async () => {
+  await page.click("#tab-train");
+  const bytes = unlabelledCsv(900000 + (Date.now() % 100000), 300);   // fresh bytes: a ledger of its own
+  const csvPath = join(scratch, "ledger-runs.csv");
+  writeFileSync(csvPath, bytes);
+  const sha = createHash("sha256").update(bytes).digest("hex");
+  assert.equal(await upload(csvPath), "loaded");
+  await page.selectOption("#label-column", "flag");
+  await page.selectOption("#test-fraction", "0");
+  const schemaPath = join(scratch, "ledger-schema.json");
+  writeFileSync(schemaPath, (await downloadText("#schema-export")).text);
+  await openAdvanced();
+  await page.selectOption("#workers", "1");
+  const cliLedger = join(scratch, "cli-ledger.json");
+  // Gaussian-DP runs (auto, iter) compose exactly; PrivTune's (ε, δ) adds: the core's rule.
+  const runs = [
+    { selector: "", epsilon: "1", flags: [] },
+    { selector: "iter", epsilon: "0.5", flags: ["--selector", "iter"] },
+    { selector: "privtune", epsilon: "2", flags: ["--selector", "privtune"] },
+  ];
+  let printed = "";
+  for (const [i, run] of runs.entries()) {
+    await page.selectOption("#train-selector", run.selector);
+    await setField("#train-epsilon", run.epsilon);
+    await setField("#seed", 11);
+    assert.equal(await train(), "done");
+    const r = spawnSync(process.execPath, [cli, "train", csvPath, "--schema", schemaPath, "--epsilon", run.epsilon, "--delta", "1e-5",
+      "--seed", "11", ...run.flags, "--ledger", cliLedger, "--out", join(scratch, `ledger-model-${i}.json`)], { encoding: "utf8" });
+    assert.equal(r.status, 0, r.stderr);
+    printed = r.stderr;
+  }
+  const stored = await page.evaluate((key) => JSON.parse(localStorage.getItem("dpmargin.ledger.v2"))[key], sha);
+  const fromCli = JSON.parse(readFileSync(cliLedger, "utf8"));
+  const records = (file) => file.runs.map(({ note: _n, ...run }) => run);
+  assert.deepEqual(records(stored.ledger), records(fromCli), "the app records each run as the CLI does");
+  assert.equal(stored.ledger.runs.length, 3);
+  const dp = await load();
+  const total = dp.ledgerFromJSON(fromCli).total;
+  assert.equal(total.gdpRuns, 2);
+  assert.ok(total.epsilon < total.basicEpsilon);
+  assert.equal(Number(await page.getAttribute("#file-ledger", "data-epsilon")), total.epsilon);
+  assert.equal(Number(await page.getAttribute("#file-ledger", "data-delta")), total.delta);
+  assert.equal(Number(await page.getAttribute("#file-ledger", "data-mu")), total.mu);
+  // The CLI's own words on its ledger: the same total as the app's line.
+  const cliTotal = /in total ε = ([\d.e+-]+), δ = ([\d.e+-]+)/.exec(printed);
+  assert.ok(cliTotal, printed);
+  assert.equal(Number(cliTotal[1]), Number(total.epsilon.toPrecision(6)));
+  assert.match(await page.textContent("#file-ledger-total"), new RegExp(`^3 runs on this file in this browser: in total ε = ${Number(total.epsilon.toPrecision(6))}, δ = 3e-5 .*2 Gaussian-DP runs composed exactly, μ = [\\d.]+, 1 run added by basic composition`));
+  // The app's ledger file is the package's: the CLI reads it (and adds to it).
+  const downloaded = await downloadText("#ledger-download");
+  assert.match(downloaded.name, /^ledger-runs-ledger-LOCAL\.json$/);
+  assert.deepEqual(JSON.parse(downloaded.text), stored.ledger);
+  const more = join(scratch, "app-ledger.json");
+  writeFileSync(more, downloaded.text);
+  const r = spawnSync(process.execPath, [cli, "train", csvPath, "--schema", schemaPath, "--epsilon", "1", "--delta", "1e-5", "--seed", "11",
+    "--ledger", more, "--out", join(scratch, "ledger-model-more.json")], { encoding: "utf8" });
+  assert.equal(r.status, 0, r.stderr);
+  assert.equal(JSON.parse(readFileSync(more, "utf8")).runs.length, 4);
+  await setField("#seed", "");
+  await page.selectOption("#train-selector", "iter");
+  await setField("#train-epsilon", "1");
 });
 
 test("only same-origin static files were requested (browser list and server log, incl. the nested worker)", async () => {

@@ -190,6 +190,23 @@ describe("predictions people can join", () => {
     expect(forced.code).toBe(0);
   });
 
+  test("--threshold T: positive when score ≥ T, a threshold column, the yardsticks of that decision", async () => {
+    const rows = plain.stdout.trim().split("\n").slice(1).map((r) => r.split(","));
+    const scores = rows.map((r) => Number(r[1]));
+    const T = [...scores].sort((a, b) => a - b)[3];
+    const [moved, bad, none] = await runClis([
+      ["predict", model, data, "--threshold", String(T)], ["predict", model, data, "--threshold", "x"],
+      ["predict", model, data, "--threshold", "-1e400"],
+    ]);
+    expect(moved.code).toBe(0);
+    expect(moved.stdout).toBe(["row,score,label=1,threshold", ...rows.map((r, i) => `${r[0]},${r[1]},${scores[i] >= T ? 1 : 0},${T}`)].join("\n") + "\n");
+    expect(moved.stderr).toMatch(/accuracy \d+\.\d\d%, balanced accuracy/);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/BAD_PARAMETER \(--threshold\): --threshold must be a number, but is "x"/);
+    expect(none.code).toBe(2);
+    expect(none.stderr).toMatch(/--threshold must be a finite score/);
+  });
+
   test("predict … | head: no crash, exit 0", () => {
     expect(piped.stdout.split("\n")).toHaveLength(3);
     expect(piped.stderr).toContain("status=0");

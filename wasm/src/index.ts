@@ -24,6 +24,9 @@ export type * from "./types.js";
 export { LOCAL_NOTE } from "./train/report.js";
 export { Model } from "./model/model.js";
 export { PrivacyLedger, ledgerRun } from "./ledger/ledger.js";
+// What a released record may hold (docs/PRIVACY.md): apps that publish a run's report or model
+// check what they assemble against the same list.
+export { checkReleased, releasedPaths } from "./release.js";
 export type { LedgerFile, LedgerRun, LedgerTotal } from "./ledger/ledger.js";
 export type {
   ModelFile, ModelLabel, ModelPreprocessing, Predictions, PredictCsvOptions, CsvPredictions, AnyModelFile, PredictionsOf,
@@ -48,10 +51,13 @@ export type { CsvProgress } from "./csv/passes.js";
 export type { CsvSource, CsvByteSource } from "./csv/source.js";
 export type { LoadOptions } from "./module/loader.js";
 
-export { epsilonMeaning, deltaWarning, MEANINGFUL_EPSILON } from "./explain.js";
+export {
+  epsilonMeaning, deltaWarning, MEANINGFUL_EPSILON, formatNumber, positiveRule, positiveRuleText, majorityFlag, oneClassWarning, IMBALANCED_NOTE,
+} from "./explain.js";
+export type { PositiveRule } from "./explain.js";
 // Yardsticks on labelled rows (accuracy, balanced accuracy, majority rate, F1, ROC AUC and
 // curve): local, NOT private.
-export { evaluate, rocAuc, rocCurve, ROC_POINTS } from "./metrics/metrics.js";
+export { evaluate, rocAuc, rocCurve, ROC_POINTS, IMBALANCED, isImbalanced, noBetterThanMajority } from "./metrics/metrics.js";
 export type { Evaluation, EvaluateOptions, RocCurve } from "./metrics/metrics.js";
 
 /** Instantiate the WebAssembly module. Each call gives an independent instance. */

@@ -251,6 +251,10 @@ export interface PlanAdvice {
   /** One or two plain sentences, e.g. "With n = 1,000 rows at ε = 1 the noise is 3.2× the
    *  signal: …". */
   text: string;
+  /** What the selector does at this n and ε, and why (the core's rule, with its numbers): auto's
+   *  one run at the public margin γ₀ and why a choice would not pay, or its choice among three
+   *  margins; Iter's and PrivTune's selection; the fixed margin. */
+  selection: string;
 }
 
 /** Training progress, emitted between chunks of iterations. */

@@ -7,14 +7,15 @@
 // Protocol in protocol.ts: each request gets zero or more events and then one "result" or
 // "error" ({code, message, …}); no exception escapes as an uncaught error.
 import {
-  load, DpMarginError, evaluate, predictionsCsv, multiclassPredictionsCsv, type AnyModelFile, type DpMargin, type Model,
-  type MulticlassModelFile, type ModelFile, type TrainingPredictionsOf,
+  load, DpMarginError, checkReleased, evaluate, isImbalanced, noBetterThanMajority, predictionsCsv, multiclassPredictionsCsv,
+  type AnyModelFile, type CsvPredictions, type DpMargin, type LedgerFile, type Model, type MulticlassModelFile,
+  type ModelFile, type TrainingPredictionsOf, type TrainReport,
 } from "dpmargin";
 import { splitRows } from "./split.ts";
 import { sha256OfBlob } from "./hash.ts";
 import type {
-  Evaluation, EngineInfo, MarginProfile, PredictOutcome, ProfileRequest, Reply, Request, Source, TableSummary,
-  TrainOutcome, TrainRequest, WorkerError,
+  Evaluation, EngineInfo, LedgerSummary, MarginProfile, PredictOutcome, ProfileRequest, ReleasedRecord, Reply, Request, Source,
+  TableSummary, TrainOutcome, TrainRequest, WireTrainOptions, WorkerError,
 } from "./protocol.ts";
 
 const PREVIEW_ROWS = 8;
@@ -106,6 +107,7 @@ function evaluateCodes(truth: ArrayLike<number>, predicted: ArrayLike<number>, c
   return {
     rows, accuracy: rows ? correct / rows : Number.NaN, classes: names, confusion,
     majorityRate: y.majorityRate, majorityClass: majorityName,
+    imbalanced: isImbalanced(y), noBetterThanMajority: noBetterThanMajority(y),
     // Binary: F1 of the positive class; multiclass: macro F1 (0 where undefined, as before).
     balancedAccuracy: y.balancedAccuracy, f1: y.f1 ?? 0, perClass,
     rocAuc: y.rocAuc, rocAucPerClass: y.rocAucPerClass, roc: y.roc,
@@ -158,10 +160,15 @@ async function train(id: number, request: TrainRequest): Promise<TrainOutcome> {
   // With no held-out rows the training table is the whole file in file order: the table
   // `dpmargin train FILE` reads, so seeded runs match the CLI exactly.
   const csv = { schema: request.schema, ...(held ? { rows: split.train } : {}) };
+  // The file's ledger, as the package keeps it: trainCsv records the run before its first noise
+  // (the CLI's --ledger does the same), so a run cancelled or failed afterwards stays recorded.
+  const ledger = request.ledger ? dp.ledgerFromJSON(request.ledger) : undefined;
+  const recorded = ledger?.runs.length ?? 0;
   const controller = cancellable(id);
   try {
     const { model, report, local, trainingPredictions, table: read } = await dp.trainCsv(blob, csv, {
       ...request.options,
+      ...(ledger ? { ledger } : {}),
       // The training rows scored where they are (this module, or the shard workers with
       // "Workers: 2") before they are freed: no second read of the file.
       trainingPredictions: true,
@@ -173,10 +180,12 @@ async function train(id: number, request: TrainRequest): Promise<TrainOutcome> {
     const label = request.schema.label!;
     const onTrain = evaluateTraining(model as Model, trainingPredictions!);
     const onTest = held ? await evaluateModel(model as Model, blob, { label, signal: controller.signal, rows: split.test }) : null;
+    const file = model.toJSON() as AnyModelFile;
     return {
       report,
+      released: releasedRecord(report, file),
       local,
-      model: model.toJSON() as AnyModelFile,
+      model: file,
       train: onTrain,
       test: onTest,
       split: {
@@ -187,7 +196,39 @@ async function train(id: number, request: TrainRequest): Promise<TrainOutcome> {
     };
   } finally {
     running.delete(id);
+    // Before the result or the error: the page stores the ledger whatever the outcome.
+    if (ledger && ledger.runs.length > recorded) post({ id, type: "ledger", ledger: ledger.toJSON() });
   }
+}
+
+/** The package's composition of a file's ledger, and the total with one more run of `next`'s
+ *  options (planned for the table's shape: `dp.planFor`). Nothing is recorded. */
+async function ledgerTotal(file: LedgerFile, next?: { options: WireTrainOptions; table: { rows: number; features: number } }): Promise<LedgerSummary> {
+  const dp = await engine();
+  const ledger = dp.ledgerFromJSON(file);
+  let plan = null;
+  if (next) {
+    try {
+      plan = dp.planFor(next.options, next.table);
+    } catch (error) {
+      if (!(error instanceof DpMarginError)) throw error;  // options the run would refuse: no preview
+    }
+  }
+  return {
+    total: ledger.total,
+    next: plan ? { epsilon: plan.epsilon, delta: plan.delta, selector: plan.selector } : null,
+    after: plan ? ledger.preview(plan) : null,
+  };
+}
+
+/** What the run publishes, checked against the package's list of released fields: the model
+ *  file (the model download) and the report; the privacy report gets the report and the model
+ *  file without its weights (INTERNAL, never a download, if a field is not listed). */
+function releasedRecord(report: TrainReport, file: AnyModelFile): ReleasedRecord {
+  checkReleased("model", file);
+  const { weights: _w, intercept: _i, selection: _s, ...header } = file;
+  void _w; void _i; void _s;
+  return { report: checkReleased("report", report), model: checkReleased("model", header) as ReleasedRecord["model"] };
 }
 
 /** The margin profile of the loaded table: NOT private (the package says `private: false`). */
@@ -209,12 +250,48 @@ async function profile(id: number, request: ProfileRequest): Promise<MarginProfi
   }
 }
 
-async function predict(id: number, modelFile: AnyModelFile, source: Source): Promise<PredictOutcome> {
+/** The last binary predictions (the Predict tab's file), kept so that moving the decision
+ *  threshold re-decides them without reading the file again. */
+let scored: {
+  predictions: CsvPredictions; label: ModelFile["label"]; positive: string; previewLines: number[];
+} | null = null;
+
+/** A binary model's predictions decided at `threshold` (positive when score ≥ T; null: the
+ *  model's own decision, score > 0), in the CLI's format (`dpmargin predict [--threshold T]`),
+ *  with the yardsticks when the file has the label (the package's `evaluate`). */
+function decide(threshold: number | null): PredictOutcome {
+  const { predictions: p, label, positive, previewLines } = scored!;
+  if (threshold !== null && !Number.isFinite(threshold)) {
+    throw new DpMarginError("BAD_PARAMETER", `threshold must be a finite score, but is ${threshold}`, "threshold");
+  }
+  const labels = threshold === null ? p.labels : Int8Array.from(p.scores, (x) => (x >= threshold ? 1 : -1));
+  let positives = 0, lo = Infinity, hi = -Infinity;
+  for (let i = 0; i < labels.length; i++) {
+    positives += labels[i] > 0 ? 1 : 0;
+    lo = Math.min(lo, p.scores[i]);
+    hi = Math.max(hi, p.scores[i]);
+  }
+  const decided = { ...p, labels };
+  return {
+    rows: p.scores.length,
+    positives,
+    classes: null,
+    // The CLI's format, written by the same package function (a threshold column when one is set).
+    csv: predictionsCsv(decided, label, threshold === null ? { rowIds: true } : { rowIds: true, threshold }),
+    preview: previewLines.map((line, i) => ({ line, score: p.scores[i], positive: labels[i] > 0 })),
+    evaluation: p.truth ? evaluateBinary(p.scores, p.truth, labels, positive) : null,
+    threshold,
+    scoreRange: labels.length ? [lo, hi] : null,
+  };
+}
+
+async function predict(id: number, modelFile: AnyModelFile, source: Source, threshold: number | null): Promise<PredictOutcome> {
   const dp = await engine();
   const model = dp.modelFromJSON(modelFile);
   const file = model.toJSON();
   const blob = await blobOf(source);
   const controller = cancellable(id);
+  scored = null;
   try {
     const head = await dp.summarizeCsv(blob, { previewRows: PREVIEW_ROWS, maxValues: 0, signal: controller.signal });
     const column = file.label?.column ?? null;
@@ -240,25 +317,24 @@ async function predict(id: number, modelFile: AnyModelFile, source: Source): Pro
         csv: multiclassPredictionsCsv(p, column),
         preview: head.previewLines.map((line, i) => ({ line, score: Math.max(...p.scores.subarray(i * p.classes.length, (i + 1) * p.classes.length)), positive: false, predicted: p.predicted[i] })),
         evaluation: p.truth ? evaluateMulticlass(p.scores, p.truth, p.labels, file.label.classes) : null,
+        threshold: null,
+        scoreRange: null,
       };
     }
     const m = model as Model<ModelFile>;
     const label = (file as ModelFile).label;
-    const p = await labelled((withLabel) => m.predictCsv(blob, withLabel ? { label: column!, signal } : { signal }));
-    let positives = 0;
-    for (let i = 0; i < p.labels.length; i++) positives += p.labels[i] > 0 ? 1 : 0;
-    return {
-      rows: p.scores.length,
-      positives,
-      classes: null,
-      // The CLI's format (`dpmargin predict`), written by the same package function.
-      csv: predictionsCsv(p, label),
-      preview: head.previewLines.map((line, i) => ({ line, score: p.scores[i], positive: p.labels[i] > 0 })),
-      evaluation: p.truth ? evaluateBinary(p.scores, p.truth, p.labels, label?.positive ?? "1") : null,
-    };
+    const predictions = await labelled((withLabel) => m.predictCsv(blob, withLabel ? { label: column!, signal } : { signal }));
+    scored = { predictions, label, positive: label?.positive ?? "1", previewLines: head.previewLines };
+    return decide(threshold);
   } finally {
     running.delete(id);
   }
+}
+
+/** The last binary predictions at another threshold (BAD_PARAMETER when there are none). */
+function rethreshold(threshold: number | null): PredictOutcome {
+  if (!scored) throw new DpMarginError("BAD_PARAMETER", "a decision threshold applies to the predictions of a binary model: predict a file first", "threshold");
+  return decide(threshold);
 }
 
 function toWire(error: unknown): WorkerError {
@@ -281,7 +357,7 @@ async function handle(request: Request): Promise<unknown> {
     case "account": return (await engine()).account(request.options);
     case "plan-for": return (await engine()).planFor(request.options, request.table);
     case "load": return loadTable(request.id, request.source);
-    case "gdp-epsilon": return (await engine()).accounting.gdpEpsilon(request.mu, request.delta);
+    case "ledger-total": return ledgerTotal(request.ledger, request.next);
     case "train": return train(request.id, request.request);
     case "cancel": {
       const controller = running.get(request.target);
@@ -289,7 +365,8 @@ async function handle(request: Request): Promise<unknown> {
       return { cancelled: controller !== undefined };
     }
     case "model": return (await engine()).modelFromJSON(request.json).toJSON();
-    case "predict": return predict(request.id, request.model, request.source);
+    case "predict": return predict(request.id, request.model, request.source, request.threshold ?? null);
+    case "predict-threshold": return rethreshold(request.threshold);
     case "profile": return profile(request.id, request.request);
     default: throw new DpMarginError("BAD_PARAMETER", `unknown request ${(request as { type: string }).type}`);
   }

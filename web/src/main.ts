@@ -38,6 +38,8 @@ engine.then(({ version, options }) => {
 let needsReload = false;
 let trainedOn = "data.csv";
 let trainedHash = "";
+let trainedSeeded = false;
+let trainedCharged = false;  // the package recorded this run in the file's ledger
 const fileLedger = setupLedger(client);
 client.onRestart = () => {
   needsReload = true;
@@ -78,23 +80,29 @@ const training = setupTraining(client, {
     if (!Number.isSafeInteger(splitSeed) || splitSeed < 0) {
       return { code: "BAD_PARAMETER", message: `split seed must be a non-negative integer, but is ${$<HTMLInputElement>("split-seed").value}`, parameter: "splitSeed" };
     }
-    return { schema: selection.schema, testFraction, splitSeed, options: readOptions() };
+    const ledger = fileLedger.current();
+    return { schema: selection.schema, testFraction, splitSeed, options: readOptions(), ...(ledger ? { ledger } : {}) };
   },
-  confirm: (request) => fileLedger.confirmRun({ epsilon: request.options.epsilon ?? Number.NaN, delta: request.options.delta ?? Number.NaN }),
-  onStart: () => {
+  confirm: (request) => fileLedger.confirmRun({
+    options: request.options, table: { rows: data.table()?.rows ?? 0, features: data.selection()?.modelColumns ?? 0 },
+  }),
+  onStart: (request) => {
     trainedOn = data.table()?.name ?? "data.csv";  // a new file may be loaded while it trains
     trainedHash = data.table()?.sha256 ?? "";
+    trainedSeeded = request.options.seed !== undefined;
+    trainedCharged = false;
     results.hide();
   },
+  // The per-file ledger: the package recorded the run before its first noise (the worker sends
+  // the ledger then, whatever the outcome); the app stores it and notes how the run ended.
+  onLedger: (ledger) => {
+    trainedCharged = true;
+    if (trainedHash) fileLedger.recorded(trainedHash, trainedOn, ledger, trainedSeeded);
+  },
+  onEnd: (state) => {
+    if (trainedHash && trainedCharged) fileLedger.ended(trainedHash, state === "done" ? "finished" : state === "cancelled" ? "cancelled" : "failed");
+  },
   onDone: (outcome) => {
-    // The per-file ledger: what this run spent (a cancelled or failed run released nothing).
-    const p = outcome.report.plan as typeof outcome.report.plan & { muDiscovery?: number };
-    if (trainedHash) {
-      fileLedger.record(trainedHash, trainedOn, {
-        at: Date.now(), epsilon: p.epsilon, delta: p.delta, mu: p.mu,
-        gdp: p.selector !== "privtune" && !p.muDiscovery, selector: p.selector, seeded: outcome.report.seeded,
-      });
-    }
     results.show(outcome, trainedOn);
     predict.setTrained(outcome.model);
     $("results").scrollIntoView({ behavior: "smooth", block: "start" });

@@ -3,8 +3,8 @@
 // events for that id, then exactly one "result" or "error". Only structured-cloneable data
 // crosses: Files/Blobs go by reference; the parsed table stays in the worker.
 import type {
-  AccountOptions, AnyModelFile, ColumnSummary, LocalRunInfo, MarginProfile, OptionInfo, Plan, ProfileProgress, SchemaFile,
-  TrainOptions, TrainProgress, TrainReport,
+  AccountOptions, AnyModelFile, ColumnSummary, LedgerFile, LedgerTotal, LocalRunInfo, MarginProfile, OptionInfo, Plan,
+  ProfileProgress, SchemaFile, TrainOptions, TrainProgress, TrainReport,
 } from "dpmargin";
 
 /** Where a CSV comes from: a File the user gave, or a same-origin URL (the shipped samples). */
@@ -12,8 +12,9 @@ export type Source =
   | { kind: "file"; file: Blob; name: string }
   | { kind: "url"; url: string; name: string };
 
-/** Training options that can cross to the worker (no callbacks, no signal). */
-export type WireTrainOptions = Omit<TrainOptions, "onProgress" | "onPlan" | "signal">;
+/** Training options that can cross to the worker (no callbacks, no signal, no ledger object:
+ *  the ledger crosses as its file, TrainRequest.ledger). */
+export type WireTrainOptions = Omit<TrainOptions, "onProgress" | "onPlan" | "signal" | "ledger">;
 
 /** What "init" returns: the package's version and the core's option table (the defaults). */
 export interface EngineInfo {
@@ -29,6 +30,18 @@ export interface TrainRequest {
   testFraction: number;
   splitSeed: number;
   options: WireTrainOptions;
+  /** The file's privacy ledger (the package's PrivacyLedger state): the worker passes it to
+   *  trainCsv, which records the run before its first noise; the new state comes back as a
+   *  "ledger" event. */
+  ledger?: LedgerFile;
+}
+
+/** What "ledger-total" returns: the package's composition of a file's ledger and, for a next
+ *  run of the given options, the total with it (null when those options cannot be planned). */
+export interface LedgerSummary {
+  total: LedgerTotal;
+  next: { epsilon: number; delta: number; selector: string } | null;
+  after: LedgerTotal | null;
 }
 
 export type Request =
@@ -36,11 +49,12 @@ export type Request =
   | { id: number; type: "account"; options: AccountOptions }
   | { id: number; type: "plan-for"; options: WireTrainOptions; table: { rows: number; features: number } }
   | { id: number; type: "load"; source: Source }
-  | { id: number; type: "gdp-epsilon"; mu: number; delta: number }
+  | { id: number; type: "ledger-total"; ledger: LedgerFile; next?: { options: WireTrainOptions; table: { rows: number; features: number } } }
   | { id: number; type: "train"; request: TrainRequest }
   | { id: number; type: "cancel"; target: number }
   | { id: number; type: "model"; json: string }
-  | { id: number; type: "predict"; model: AnyModelFile; source: Source }
+  | { id: number; type: "predict"; model: AnyModelFile; source: Source; threshold?: number }
+  | { id: number; type: "predict-threshold"; threshold: number | null }
   | { id: number; type: "profile"; request: ProfileRequest };
 
 /** The margin profile of the loaded table (NOT private; a local diagnostic). */
@@ -87,6 +101,11 @@ export interface Evaluation {
   /** The share of the most frequent actual class: what always answering it would score. */
   majorityRate: number;
   majorityClass: string;
+  /** The package's rules (metrics' isImbalanced, noBetterThanMajority): the commonest class
+   *  holds ≥ 60% of the rows (balanced accuracy and ROC AUC lead); the accuracy is not above the
+   *  majority rate + 1 point. */
+  imbalanced: boolean;
+  noBetterThanMajority: boolean;
   /** Mean recall over the classes present. */
   balancedAccuracy: number;
   /** Binary: F1 of the positive class; multiclass: macro F1 over the model's classes. */
@@ -101,8 +120,21 @@ export interface Evaluation {
   roc: { fpr: number[]; tpr: number[]; thresholds: number[] } | null;
 }
 
+/** A model file without its weights (and without the selection record, which is the report's). */
+type ModelHeader<F> = F extends AnyModelFile ? Omit<F, "weights" | "intercept" | "selection"> : never;
+
+/** What a run publishes, assembled in the worker and checked there against the package's list of
+ *  released fields (checkReleased): the run's report and the model file's header. The privacy
+ *  report is written from this alone. */
+export interface ReleasedRecord {
+  report: TrainReport;
+  model: ModelHeader<AnyModelFile>;
+}
+
 export interface TrainOutcome {
   report: TrainReport;
+  /** The publishable record (the privacy report's only source). */
+  released: ReleasedRecord;
   /** Not released, not private: the run count (PrivTune's K) and the time. */
   local: LocalRunInfo;
   /** The model file (SPEC §5.3, docs/MODEL_FORMAT.md; version 3) with its label and schema. */
@@ -125,8 +157,13 @@ export interface PredictOutcome {
    *  (multiclass: `COLUMN,score:A,score:B,…`). */
   csv: string;
   preview: { line: number; score: number; positive: boolean; predicted?: string }[];
-  /** When the file has the model's label column: accuracy (local, not private). */
+  /** When the file has the model's label column: accuracy and the yardsticks (local, not private). */
   evaluation: Evaluation | null;
+  /** A binary model's decision threshold T (positive when score ≥ T), or null: the model's own
+   *  decision (score > 0). Multiclass: always null. */
+  threshold: number | null;
+  /** The smallest and largest score of a binary model's rows (for the threshold's range). */
+  scoreRange: [number, number] | null;
 }
 
 export interface WorkerError {
@@ -141,6 +178,7 @@ export type Reply =
   | { id: number; type: "result"; value: unknown }
   | { id: number; type: "error"; error: WorkerError }
   | { id: number; type: "started"; plan: Plan }
+  | { id: number; type: "ledger"; ledger: LedgerFile }
   | { id: number; type: "progress"; progress: TrainProgress }
   | { id: number; type: "load-progress"; progress: { bytes: number; totalBytes: number | null; rows: number } }
   | { id: number; type: "profile-progress"; progress: ProfileProgress };

@@ -1,7 +1,8 @@
 // Plain-language advice on a plan (plan.hpp, advise): a verdict from the candidates' noise floor
 // ratio 2Δ√k/(n·μ_run), the margins whose ratio is ≤ 1, and the n and the ε at which the best
-// ratio would reach 1. Public numbers only: the plan and re-plans of its request (makePlan is
-// pure and cheap), never the data.
+// ratio would reach 1; and what the selector does (auto: one run at γ₀, or a choice, and why).
+// Public numbers only: the plan and re-plans of its request (makePlan is pure and cheap), never
+// the data.
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -171,6 +172,70 @@ std::string makeText(const Plan& p, const Advice& a) {
   return s;
 }
 
+// A margin or a small quantity with three significant digits (0.0316, 1.5).
+std::string threeDigits(double x) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.3g", x);
+  return buf;
+}
+
+// A share as a percentage, three significant digits at most ("3.9%", "0.125%").
+std::string percentText(double share) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.3g%%", 100.0 * share);
+  return buf;
+}
+
+// What the selector does at this n and ε (Advice::selection). Auto's reason is autoSelection's
+// numbers: the noise its scores would have against the rule's limit.
+std::string selectionText(const Plan& p) {
+  const PlanRequest& r = p.request;
+  const std::string at = "n = " + withCommas(r.n) + " rows and ε = " + epsilonText(r.epsilon);
+  const bool oneVsRest = r.classes > 1;
+  const std::string errors = r.jointClasses > 0 ? "multiclass error count" : "error count";
+  const std::string each =
+      oneVsRest ? " Each of the " + std::to_string(r.classes) + " one-vs-rest problems does so on its own." : "";
+  const char* muName = oneVsRest ? "μ per class" : "μ_train";
+  switch (r.selector) {
+    case Selector::kFixed:
+      return "One run at the margin you gave, γ = " + threeDigits(r.margin) +
+             ", with the whole training budget: nothing is scored or selected." + each;
+    case Selector::kIter:
+      return "Iter trains every one of the " + std::to_string(p.candidates.size()) +
+             " margins of the grid and releases the one with the smallest noisy " + errors +
+             " (noise of sd " + shortNumber(p.scoreSd) + " errors at " + at + ")." + each;
+    case Selector::kPrivTune:
+      return "PrivTune trains a random number of runs (" + shortNumber(r.expectedRuns) +
+             " on average) at margins drawn from the grid of " + std::to_string(p.candidates.size()) +
+             " and releases the one with the smallest noisy score; how many runs were made stays hidden." + each;
+    case Selector::kAuto: break;
+  }
+  const AutoSelection a = autoSelection(r, p.muClass);
+  const std::string gamma0 = threeDigits(p.autoMargin);
+  if (!(a.limit > 0)) {
+    return "One run at the public margin γ₀ = " + gamma0 +
+           ", with the whole training budget: nothing is scored or selected (auto's choice among margins is off)." + each;
+  }
+  const std::string rule = "auto chooses among three margins only where the noise on their " + errors +
+                           "s is at most " + percentText(r.autoSelectNoise) + " of the rows (n·" + muName + " ≥ " +
+                           withCommas(static_cast<std::uint64_t>(std::llround(a.nMuFrom))) + ")";
+  const std::string here = " (" + percentText(a.scoreSd / static_cast<double>(r.n)) + " of the rows; n·" + muName +
+                           " = " + shortNumber(static_cast<double>(r.n) * p.muClass) + ")";
+  if (!p.selects) {
+    return "One run at the public margin γ₀ = " + gamma0 +
+           ", with the whole training budget: nothing is scored or selected. A choice would not pay here: " + rule +
+           ", and at " + at + " that noise would be " + shortNumber(a.scoreSd) + " errors" + here + "." + each;
+  }
+  std::string margins;
+  for (std::size_t i = 0; i < p.candidates.size(); ++i) {
+    margins += (i == 0 ? "" : i + 1 == p.candidates.size() ? " and " : ", ") + threeDigits(p.candidates[i].gamma);
+  }
+  return "A choice among three margins around the public γ₀ = " + gamma0 + " (" + margins +
+         "): the one with the smallest noisy " + errors + " is released. It pays here: " + rule + ", and at " + at +
+         " that noise is " + shortNumber(a.scoreSd) + " errors" + here + "; the three runs share " +
+         percentText(r.autoSelectRunShare) + " of the training budget, the scores the rest." + each;
+}
+
 }  // namespace
 
 Advice advise(const Plan& plan) {
@@ -190,6 +255,7 @@ Advice advise(const Plan& plan) {
     a.epsilonForGood = epsilonForGood(r, good);
   }
   a.text = makeText(plan, a);
+  a.selection = selectionText(plan);
   return a;
 }
 

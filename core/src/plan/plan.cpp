@@ -449,14 +449,21 @@ std::uint64_t autoIterations(const PlanRequest& r, double muRun) {
   return std::max(r.autoMinIterations, static_cast<std::uint64_t>(std::min(t, cap)));
 }
 
-bool autoSelects(const PlanRequest& r, double muClass) {
+AutoSelection autoSelection(const PlanRequest& r, double muClass) {
   // The choice pays where its score noise is small against the differences between the three
   // margins' error counts and the runs' share of μ² (97%) costs little: at n·μ_class ≥ ~8,000
   // with the default autoSelectNoise (docs/ACCURACY.md, "Round 2", the selection).
-  if (!(r.autoSelectNoise > 0)) return false;
-  const double sd = selectionSplit(muClass, kAutoSelectCandidates, r.autoSelectRunShare, 1.0).scoreSd;
-  return sd <= r.autoSelectNoise * static_cast<double>(r.n);
+  AutoSelection a;
+  if (!(r.autoSelectNoise > 0)) return a;
+  a.scoreSd = selectionSplit(muClass, kAutoSelectCandidates, r.autoSelectRunShare, 1.0).scoreSd;
+  a.limit = r.autoSelectNoise * static_cast<double>(r.n);
+  // sd = √(m/(1 − s))/μ_class, so sd ≤ noise·n ⟺ n·μ_class ≥ sd·μ_class/noise.
+  a.nMuFrom = a.scoreSd * muClass / r.autoSelectNoise;
+  a.selects = a.scoreSd <= a.limit;
+  return a;
 }
+
+bool autoSelects(const PlanRequest& r, double muClass) { return autoSelection(r, muClass).selects; }
 
 namespace {
 // Auto's selection grid {γ₀/f, γ₀, f·γ₀}, ascending, at most b; a margin the cap makes equal to

@@ -53,6 +53,20 @@ export interface EvaluateOptions {
   predicted?: ArrayLike<number>;
 }
 
+/** A label is imbalanced when its commonest class holds at least this share of the rows: always
+ *  answering that class scores as much in accuracy, so balanced accuracy and ROC AUC lead. */
+export const IMBALANCED = 0.6;
+
+/** The commonest true class holds at least {@link IMBALANCED} of the rows. */
+export function isImbalanced(y: Pick<Evaluation, "majorityRate">): boolean {
+  return y.majorityRate >= IMBALANCED;
+}
+
+/** The accuracy is not above the majority-class rate plus one point: no better than a constant. */
+export function noBetterThanMajority(y: Pick<Evaluation, "accuracy" | "majorityRate">): boolean {
+  return y.accuracy <= y.majorityRate + 0.01;
+}
+
 /** Most points a ROC curve keeps. */
 export const ROC_POINTS = 200;
 

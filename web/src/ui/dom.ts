@@ -21,14 +21,9 @@ export function el<K extends keyof HTMLElementTagNameMap>(tag: K, attrs: Record<
   return node;
 }
 
-/** Numbers for people: 6 significant digits, exponent form when very large or small. */
-export function fmt(x: number, digits = 6): string {
-  if (Number.isNaN(x)) return "—";
-  if (x === 0) return "0";
-  const a = Math.abs(x);
-  const rounded = Number(x.toPrecision(digits));
-  return a >= 1e6 || a < 1e-3 ? rounded.toExponential() : String(rounded);
-}
+/** Numbers for people: the package's one format (explain.ts formatNumber: 6 significant digits,
+ *  exponent form when very large or small), so the app's numbers read as the package's texts. */
+export { formatNumber as fmt } from "dpmargin/explain";
 
 export const percent = (x: number) => (Number.isFinite(x) ? `${(x * 100).toFixed(2)}%` : "—");
 

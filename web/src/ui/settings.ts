@@ -1,6 +1,7 @@
 // Step 2 (privacy) and step 3 (evaluation split): the form → TrainOptions, a live budget
 // preview from the engine's data-free plan, the δ ≥ 1/n warning and the seeded badge.
 import type { OptionInfo, Plan } from "dpmargin";
+import { deltaWarning, epsilonMeaning } from "dpmargin/explain";
 import type { WireTrainOptions, WorkerError } from "../protocol.ts";
 import type { WorkerClient } from "../worker-client.ts";
 import { $, clearError, el, fmt, showError } from "./dom.ts";
@@ -124,11 +125,8 @@ export function setupSettings(client: WorkerClient, onChange: () => void): Setti
     const eps = text("train-epsilon");
     for (const b of presets) b.setAttribute("aria-pressed", String(Number(b.dataset.epsilon) === Number(eps) && eps !== ""));
     const e = number("train-epsilon");
-    $("epsilon-factor").textContent = Number.isFinite(e) && e > 0
-      ? `With ε = ${fmt(e, 3)}, whatever someone concludes about a person from the release, they would
-        conclude almost as confidently (odds within a factor e^ε ≈ ${fmt(Math.exp(e), 3)}) had that person's
-        row been replaced by any other.`
-      : "Enter ε > 0.";
+    // The package's sentence (explain.ts), the one the CLI prints.
+    $("epsilon-factor").textContent = Number.isFinite(e) && e > 0 ? epsilonMeaning(e) : "Enter ε > 0.";
   };
   for (const b of presets) {
     b.addEventListener("click", () => {
@@ -166,9 +164,10 @@ export function setupSettings(client: WorkerClient, onChange: () => void): Setti
     }
     const n = trainRows(shape.n, testFraction);
     const delta = options.delta as number;
-    warning.hidden = !(delta >= 1 / n);
-    warning.textContent = `δ = ${fmt(delta)} is not small next to 1/n = ${fmt(1 / n)} (n = ${n} training rows): ` +
-      "a mechanism that publishes one random row outright satisfies such a δ. Use δ well below 1/n, e.g. 1e-5 or less.";
+    // The package's rule and sentence (explain.ts deltaWarning), the CLI's.
+    const deltaText = deltaWarning(delta, n);
+    warning.hidden = deltaText === null;
+    warning.textContent = deltaText ?? "";
     try {
       // The plan training would make (the core resolves every default, the intercept in d).
       const plan = await client.request<Plan>({ type: "plan-for", options, table: { rows: n, features: shape.d } });

@@ -1,6 +1,6 @@
 // Step 4: train in the worker with a progress bar per margin candidate (per run for PrivTune),
 // overall progress, elapsed time and a Cancel button (the package's AbortSignal, in the worker).
-import type { Plan, TrainProgress } from "dpmargin";
+import type { LedgerFile, Plan, TrainProgress } from "dpmargin";
 import type { Reply, TrainOutcome, TrainRequest, WorkerError } from "../protocol.ts";
 import type { WorkerClient } from "../worker-client.ts";
 import { $, clearError, el, fmt, seconds, showError } from "./dom.ts";
@@ -18,9 +18,13 @@ export function setupTraining(client: WorkerClient, hooks: {
   blocker: () => string;
   /** Before a run (the ledger's warning): false cancels it. */
   confirm?: (request: TrainRequest) => Promise<boolean>;
-  onStart: () => void;
+  onStart: (request: TrainRequest) => void;
   onDone: (outcome: TrainOutcome) => void;
   beforeTrain?: () => Promise<void>;
+  /** The package recorded the run in the file's ledger (before its first noise). */
+  onLedger?: (ledger: LedgerFile) => void;
+  /** How a started run ended (after onDone for "done"). */
+  onEnd?: (state: "done" | "cancelled" | "error") => void;
 }): TrainingView & { sync(): void } {
   const trainButton = $<HTMLButtonElement>("train-button");
   const cancelButton = $<HTMLButtonElement>("cancel-button");
@@ -129,7 +133,7 @@ export function setupTraining(client: WorkerClient, hooks: {
         return;
       }
     }
-    hooks.onStart();
+    hooks.onStart(request);
     setState("running");
     runsList.replaceChildren();
     overall.value = 0;
@@ -140,11 +144,16 @@ export function setupTraining(client: WorkerClient, hooks: {
     clock = setInterval(() => { $("elapsed").textContent = seconds(performance.now() - started); }, 100);
     activeId = -1;
     sync();
+    let charged = false;
     try {
       await hooks.beforeTrain?.();
       const call = client.call<TrainOutcome>({ type: "train", request }, (reply: Reply) => {
         if (reply.type === "started") onStarted(reply.plan);
         else if (reply.type === "progress") onProgress(reply.progress);
+        else if (reply.type === "ledger") {
+          charged = true;
+          hooks.onLedger?.(reply.ledger);
+        }
       });
       activeId = call.id;
       sync();
@@ -156,21 +165,26 @@ export function setupTraining(client: WorkerClient, hooks: {
       }
       const elapsed = performance.now() - started;
       $("elapsed").textContent = seconds(elapsed);
+      // "selected" only when the plan selects (auto's single run selects nothing).
       status.textContent = `Done in ${seconds(elapsed)}: ${outcome.local.runs} base run${outcome.local.runs === 1 ? "" : "s"} (local, not private), ` +
-        `selected γ = ${fmt(outcome.report.selectedMargin, 4)}${outcome.report.seeded ? " — seeded, NOT private" : ""}.`;
+        `${outcome.report.plan.selects ? "selected γ" : "margin γ"} = ${fmt(outcome.report.selectedMargin, 4)}${outcome.report.seeded ? " — seeded, NOT private" : ""}.`;
       finish("done");
       hooks.onDone(outcome);
+      hooks.onEnd?.("done");
     } catch (e) {
       const error = e as WorkerError;
       const elapsed = seconds(performance.now() - started);
       if (error.code === "CANCELLED") {
-        status.textContent = `Cancelled after ${elapsed}. Nothing was released; you can train again.`;
+        status.textContent = `Cancelled after ${elapsed}. Nothing was released; you can train again.` +
+          (charged ? " The run had started drawing noise, so the file's ledger counts it." : "");
         finish("cancelled");
+        hooks.onEnd?.("cancelled");
       } else {
         status.textContent = `Training stopped after ${elapsed}.`;
         if (error.parameter && FIELD_OF[error.parameter]) showSettingsError(error, true);
         showError(errorBox, error);
         finish("error");
+        hooks.onEnd?.("error");
       }
     }
   });

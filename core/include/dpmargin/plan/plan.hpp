@@ -226,6 +226,16 @@ std::uint64_t autoIterations(const PlanRequest& request, double muRun);
 // of that selection, √(m/(1 − autoSelectRunShare))/μ_class errors, is at most autoSelectNoise·n
 // (a public function of n, μ_class and the rule's constants).
 bool autoSelects(const PlanRequest& request, double muClass);
+// autoSelects's test as numbers, for the plan's advice: the score-noise sd (in errors) a choice
+// among the three margins would have at μ_class, the largest it may have (autoSelectNoise·n),
+// and the n·μ_class from which it is small enough (0 when auto never selects).
+struct AutoSelection {
+  double scoreSd = 0;
+  double limit = 0;
+  double nMuFrom = 0;
+  bool selects = false;
+};
+AutoSelection autoSelection(const PlanRequest& request, double muClass);
 // The default share of the private schema decisions (run::resolve): enough that a column of
 // numbers is told from a column of text at kSchemaKindZ noise sds (σ ≤ n/(2·kSchemaKindZ·√1.25)),
 // within [kSchemaShareMin, kSchemaShareMax] of μ² — a function of n, the coordinates and μ.
@@ -251,6 +261,10 @@ struct Advice {
   std::uint64_t nForGood = 0;
   double epsilonForGood = 0;
   std::string text;                  // one or two plain sentences
+  // What the selector does at this n and ε, in one or two plain sentences: auto's one run at γ₀
+  // and why no choice was needed (or its choice among three margins and why it pays), Iter's
+  // and PrivTune's selection, the fixed margin (autoSelection's numbers for auto).
+  std::string selection;
 };
 inline constexpr std::uint64_t kAdviceMaxN = 1'000'000'000'000ULL;
 inline constexpr double kAdviceMaxEpsilon = 1000.0;
@@ -267,6 +281,7 @@ void describeAdvice(const Advice& a, Writer& v) {
   if (a.nForGood > 0) v.count("nForGood", a.nForGood);
   if (a.epsilonForGood > 0) v.number("epsilonForGood", a.epsilonForGood);
   v.text("text", a.text.c_str());
+  v.text("selection", a.selection.c_str());
 }
 
 // The public fields of a plan, under the names the JS API, the CLI's JSON and the reports use
