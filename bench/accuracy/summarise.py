@@ -194,7 +194,7 @@ def plot(acc, ceil, tables, epsilons, variants):
 
 
 def splice():
-    """Copy the generated tables into docs/ACCURACY.md between <!-- BEGIN x --> / <!-- END x -->."""
+    """Copy the generated tables into docs/design/ACCURACY.md between <!-- BEGIN x --> / <!-- END x -->."""
     doc = os.path.join(DOCS, "ACCURACY.md")
     if not os.path.exists(doc):
         return
@@ -214,4 +214,4 @@ if __name__ == "__main__":
     design(load("design2"), c, "design2")
     final(load("final"), c)
     splice()
-    print("wrote docs/accuracy-design{,2}.md, docs/accuracy-final.md, docs/accuracy.png (where data exist)")
+    print("wrote docs/accuracy-design{,2}.md, docs/results/accuracy-final.md, docs/figures/accuracy.png (where data exist)")

@@ -2,13 +2,13 @@
 """Issue 15's table from bench/results/accuracy-auto.csv: test accuracy (%) mean ± sd over seeds
 per (table, ε) for auto (the default), iter, paper and the Opacus peer, and auto − Opacus.
 Prints markdown and writes it between the <!-- BEGIN auto --> / <!-- END auto --> markers of
-docs/ACCURACY.md."""
+docs/design/ACCURACY.md."""
 import csv, math, os, re, statistics as st
 from collections import defaultdict
 
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..')
 CSV = os.path.join(ROOT, 'bench/results/accuracy-auto.csv')
-DOC = os.path.join(ROOT, 'docs/ACCURACY.md')
+DOC = os.path.join(ROOT, 'docs/design/ACCURACY.md')
 ORDER = ['breast_cancer', 'pima', 'dna', 'spam', 'satellite', 'fashion_mnist', 'letter', 'cps1988',
          'mpls_stops', 'shuttle', 'unitball']
 VARIANTS = ['auto', 'iter', 'paper', 'opacus']

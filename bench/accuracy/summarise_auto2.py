@@ -10,13 +10,13 @@ tables) and the Opacus peer; the differences the issue's targets are about:
   auto − max(before, best fixed public margin, Opacus) on the synthetic tables;
 and auto − auto1 (what the selection changes; 0.0 where auto does not select).
 Prints markdown and writes it between <!-- BEGIN auto2 --> / <!-- END auto2 --> in
-docs/ACCURACY.md."""
+docs/design/ACCURACY.md."""
 import csv, os, re, statistics as st
 from collections import defaultdict
 
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..')
 CSV = os.path.join(ROOT, 'bench/results/accuracy-auto2.csv')
-DOC = os.path.join(ROOT, 'docs/ACCURACY.md')
+DOC = os.path.join(ROOT, 'docs/design/ACCURACY.md')
 REAL = ['breast_cancer', 'pima', 'dna', 'fashion_pullover_coat', 'fashion_sandal_sneaker', 'spam',
         'satellite', 'fashion_mnist', 'letter', 'cps1988', 'mpls_stops', 'shuttle']
 SYN = ['unitball', 'unitball_g02', 'unitball_d1000', 'unitball_d1000_g05']

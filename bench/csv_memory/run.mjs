@@ -3,7 +3,7 @@
 // Generates the CSV into a temporary directory (deleted afterwards), then loads it in a fresh
 // Node process per path and reports the kernel's peak RSS of that process, the wasm memory,
 // the float32 size of the table and the time. --write-doc replaces the results section of
-// docs/DATA_PIPELINE.md.
+// docs/reference/DATA_PIPELINE.md.
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { cpus as cpuList, loadavg, tmpdir } from "node:os";
@@ -103,7 +103,7 @@ async function main() {
     const markdown = lines.join("\n");
     process.stdout.write(markdown + "\n");
     if (args.includes("--write-doc")) {
-      const doc = join(root, "docs/DATA_PIPELINE.md");
+      const doc = join(root, "docs/reference/DATA_PIPELINE.md");
       const text = readFileSync(doc, "utf8");
       const begin = "<!-- csv_memory:begin -->";
       const end = "<!-- csv_memory:end -->";

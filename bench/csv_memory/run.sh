@@ -3,7 +3,7 @@
 #   bash bench/csv_memory/run.sh [MB=100] [--write-doc]
 # Builds what is missing (wasm module, TypeScript layer), generates the CSV into a temporary
 # directory (removed afterwards) and prints a markdown table; --write-doc also puts it into
-# docs/DATA_PIPELINE.md.
+# docs/reference/DATA_PIPELINE.md.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 bash scripts/setup.sh

@@ -1,6 +1,6 @@
 // The performance suite behind bench/perf/run.sh (which builds first). Runs every configuration
 // in its own process (native, Node) or its own browser (Chromium), then writes
-// bench/results/perf.json (every run, raw) and docs/BENCHMARKS.md (summary tables).
+// bench/results/perf.json (every run, raw) and docs/results/benchmarks.md (summary tables).
 //   node bench/perf/run_all.mjs [--quick] [--seeds N] [--envs native,node,chromium,chromium2]
 //                               [--tables a,b,…] [--no-10x] [--progress-reps N] [--note TEXT]
 //                               [--e2e cli,chromium,opacus|none] [--reps N]
@@ -545,8 +545,8 @@ const out = { meta, summary, ratios, iterations, progress, ceilings,
   e2e: { summary: e2eSummary, ratios: e2eRatios, runs: e2e }, csvParse: { file: csvFileInfo, summary: csvSummary, passes: csvPasses, runs: csvParse }, runs };
 mkdirSync("bench/results", { recursive: true });
 writeFileSync("bench/results/perf.json", `${JSON.stringify(out, null, 1)}\n`);
-writeFileSync("docs/BENCHMARKS.md", markdown(out));
-log(`wrote bench/results/perf.json and docs/BENCHMARKS.md in ${meta.suiteWallSeconds.toFixed(0)} s`);
+writeFileSync("docs/results/benchmarks.md", markdown(out));
+log(`wrote bench/results/perf.json and docs/results/benchmarks.md in ${meta.suiteWallSeconds.toFixed(0)} s`);
 
 // ---- Markdown ----
 function markdown({ meta, summary, ratios, iterations, progress, ceilings, e2e, csvParse }) {
@@ -621,7 +621,7 @@ function markdown({ meta, summary, ratios, iterations, progress, ceilings, e2e, 
     L.push("## CSV parsing throughput", "");
     L.push(`A ${c ? `${(c.bytes / 1e6).toFixed(1)} MB numeric CSV (${c.rows} rows × ${c.columns} columns: 50 features with 6 decimals + a 0/1 label, generated deterministically by ${c.generator} into a temporary directory, deleted afterwards)` : "numeric CSV"} ` +
       `read through the package, ${meta.reps} repetitions, each in a fresh process / browser. *stream* = the streaming reader into wasm memory that \`trainCsv\` and the CLI run first ` +
-      "(every pass it needs — the scan alone for a plain numeric table of known size, docs/CSV.md; `readLocalTable` of dist/csv/table.js); *readCsv* = the public `dp.readCsv` (the same reader, then the table copied into JavaScript typed arrays). " +
+      "(every pass it needs — the scan alone for a plain numeric table of known size, docs/reference/CSV.md; `readLocalTable` of dist/csv/table.js); *readCsv* = the public `dp.readCsv` (the same reader, then the table copied into JavaScript typed arrays). " +
       "Node: `csvFile(path)`; Chromium: a File from the page's file input (`setInputFiles`), read in a module worker. MB = 10⁶ bytes; MB/s from the median wall time, " +
       "MB per CPU second from the median CPU time (Node: the process; Chromium: all its processes). Peak memory: Node — the process's `maxRSS` (Node itself included); Chromium — the renderer's VmHWM. Target: ≥ 100 MB/s.", "");
     L.push("| env | reader | MB/s (median) | MB/s per repetition | MB per CPU s | wall s | scan pass MB/s | fill pass MB/s | peak MB | wasm MB | ≥ 100 MB/s |", "|---|---|---|---|---|---|---|---|---|---|---|");

@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 """Fit and plot the rate benchmark (bench/rate/run.sh): log-log slope of the mean training
-0-1 risk against n, per (method, gamma*, epsilon). Writes docs/rate.png and docs/RATE.md.
+0-1 risk against n, per (method, gamma*, epsilon). Writes docs/figures/rate.png and docs/design/RATE.md.
 Uses Debian's python3-matplotlib (run with /usr/bin/python3)."""
 import csv
 import math

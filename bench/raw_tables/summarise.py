@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Summary of the raw-tables benchmark: rewrites the generated part of docs/RAW_TABLES.md (between
+"""Summary of the raw-tables benchmark: rewrites the generated part of docs/design/RAW_TABLES.md (between
 the BEGIN/END markers) from bench/results/raw_tables.csv, raw_tables_baseline.json,
 raw_tables_wall.csv and bench/raw_tables/manifest.json.
 

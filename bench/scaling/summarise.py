@@ -2,7 +2,7 @@
 """Tables of bench/results/scaling-{screen,focus,final}.csv and scaling-coverage.txt (test
 accuracy %, mean ± sd over seeds; mean10 = mean of the 10 real tables, without the synthetic
 unitball table). Prints markdown; --write-doc also puts it between the markers of
-docs/SCALING.md."""
+docs/design/SCALING.md."""
 import csv, os, re, statistics as st, sys
 from collections import defaultdict
 

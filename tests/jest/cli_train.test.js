@@ -35,7 +35,7 @@ test("a plan with too little data is said on stderr before training; --quiet hid
 
 test("train --json prints the report of SPEC §5.2", () => {
   // The rows are unit vectors around the origin already: min–max ranges would only shift them
-  // (private ranges are the default for raw-unit tables; docs/ACCURACY.md).
+  // (private ranges are the default for raw-unit tables; docs/design/ACCURACY.md).
   const r = cli("train", trainCsv, "--label", "label", "--epsilon", "1", "--delta", "1e-5", "--test", testCsv,
     "--no-private-ranges", "--json");
   expect(r.stderr).toBe("");
@@ -45,7 +45,7 @@ test("train --json prints the report of SPEC §5.2", () => {
     "candidates", "testAccuracy", "trainAccuracy", "seeded"]) {
     expect(report).toHaveProperty(key);
   }
-  // Time is local, never in the released report (docs/PRIVACY.md).
+  // Time is local, never in the released report (docs/reference/PRIVACY.md).
   expect(report.local.elapsedMs).toBeGreaterThan(0);
   expect(report.report.elapsedMs).toBeUndefined();
   expect(report.seeded).toBe(false);
