@@ -27,5 +27,5 @@ fi
 cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DDPMARGIN_BUILD_BENCH=ON >/dev/null
 cmake --build build -j"$(nproc 2>/dev/null || echo 2)" --target margin_profile_real
 ./build/bench/margin_profile_real --fashion /usr/share/datasets/fashion-mnist \
-  --digits "$digits" --out docs "$@"
+  --digits "$digits" --out bench/results "$@"
 /usr/bin/python3 bench/plot_margin_profile.py bench/results/margin-profile-curves.csv docs/figures/margin-profile.png

@@ -2,7 +2,7 @@
 # One command: build and run the rate benchmark, then fit and plot it.
 #   bash bench/rate/run.sh [SEEDS=10] [D=50] [MAX_N=32000]
 # (rate_bench also takes GAMMA EPS N SEED after MAX_N to resume an interrupted run, appending.)
-# Writes bench/results/rate.csv, docs/figures/rate.png and docs/results/rate-table.md (included in docs/design/RATE.md).
+# Writes bench/results/rate.csv, docs/figures/rate.png and docs/results/rate-table.md (discussed in docs/design/RATE.md).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 bash scripts/setup.sh
