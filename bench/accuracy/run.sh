@@ -232,7 +232,7 @@ case "$phase" in
     exit 0 ;;
   heldout)
     # Tables no default was chosen on: a check of the round-2 conclusions on data the
-    # choices never saw (docs/design/ACCURACY.md, "Held-out tables").
+    # choices never saw (docs/design/ACCURACY.md, "What it measures": held out).
     bash bench/datasets/prepare.sh digits churn ticdata >/dev/null
     TABLES=${TABLES3:-"digits churn ticdata"}
     [[ " ${AUTO_PARTS:-dpmargin peer} " != *" dpmargin "* ]] || run_phase heldout "${EPSILONS:-0.5 1 2 8}"

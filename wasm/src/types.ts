@@ -360,6 +360,6 @@ export interface ColumnScaling {
    *  by μ_ranges); fallback: no range was supported, the public signed-log transform; pooled: the
    *  column's own histogram supported nothing (or only 0) and the table is on one scale, so it
    *  takes the table's span from the sum of all columns' noisy histograms (covered by μ_ranges;
-   *  docs/design/SCALING.md, "The table's span"). */
+   *  docs/design/SCALING.md, "The rule", step 5). */
   path: "declared" | "private" | "fallback" | "pooled";
 }

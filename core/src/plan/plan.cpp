@@ -438,7 +438,7 @@ double autoMargin(const PlanRequest& r, double muRun) {
   // b/√n is the margin of n points that a unit-norm separator reaches by chance (a public scale);
   // below μ = autoMuKnee the noise dominates and a larger margin (a larger step, since c = γ)
   // pays, by √(autoMuKnee/μ) (measured across 12 tables and 4 synthetic ones at ε = 0.5:
-  // docs/design/ACCURACY.md, round 2). Both are public numbers: n, b and μ_run = f(ε, δ, shares, classes).
+  // docs/design/ACCURACY.md, "The default"). Both are public numbers: n, b and μ_run = f(ε, δ, shares, classes).
   const double scale = std::max(1.0, std::sqrt(r.autoMuKnee / muRun));
   return std::min(r.normBound, r.normBound * scale / std::sqrt(static_cast<double>(r.n)));
 }
@@ -452,7 +452,7 @@ std::uint64_t autoIterations(const PlanRequest& r, double muRun) {
 bool autoSelects(const PlanRequest& r, double muClass) {
   // The choice pays where its score noise is small against the differences between the three
   // margins' error counts and the runs' share of μ² (97%) costs little: at n·μ_class ≥ ~8,000
-  // with the default autoSelectNoise (docs/design/ACCURACY.md, "Round 2", the selection).
+  // with the default autoSelectNoise (docs/design/ACCURACY.md, "The selection").
   if (!(r.autoSelectNoise > 0)) return false;
   const double sd = selectionSplit(muClass, kAutoSelectCandidates, r.autoSelectRunShare, 1.0).scoreSd;
   return sd <= r.autoSelectNoise * static_cast<double>(r.n);

@@ -15,7 +15,7 @@ namespace dpmargin::run::detail {
 // tables at ε = 1, T = 200 is within 0.2 points (mean) of T = 400 and of 1000, at a fifth of
 // the time.
 inline constexpr std::uint64_t kMaxIterations = 200;
-// Selector "auto" (the default with calibration tight; docs/design/ACCURACY.md, "auto"): unprojected
+// Selector "auto" (the default with calibration tight; docs/design/ACCURACY.md, "The default"): unprojected
 // runs at the public margin γ₀ = b·max(1, √(kAutoMuKnee/μ_run))/√n, for
 // T = max(kAutoMinIterations, ⌈kAutoIterationsPerMu·μ_run⌉) iterations up to kAutoMaxIterations:
 // one run with the whole training budget (μ_run = μ_class), or on a large table the selection
@@ -25,7 +25,7 @@ inline constexpr double kAutoMuKnee = 0.25;
 inline constexpr std::uint64_t kAutoMinIterations = 200;
 inline constexpr double kAutoIterationsPerMu = 800.0;
 inline constexpr std::uint64_t kAutoMaxIterations = 600;
-// Auto's selection (docs/design/ACCURACY.md, "Round 2", the selection): among {γ₀/3, γ₀, 3γ₀}, the runs
+// Auto's selection (docs/design/ACCURACY.md, "The selection"): among {γ₀/3, γ₀, 3γ₀}, the runs
 // sharing 97% of μ², when the score-noise sd is at most 0.125% of n (n·μ_class ≥ 8,000: the
 // middle of the 6,000–10,000 plateau measured over 16 tables at ε ∈ {0.5, 1, 2, 8}). The factor
 // 3 (4 until 2026-11-27): +0.12 points over the 11 selecting cells, 10 seeds, none below −0.3.
