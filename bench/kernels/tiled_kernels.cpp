@@ -1,4 +1,4 @@
-// The register-tiled variant of the gradient kernel (docs/reference/KERNELS.md, "GFLOP/s against the
+// The register-tiled variant of the gradient kernel (docs/design/KERNELS_PEAK.md, "GFLOP/s against the
 // SIMD peak"): measured, bit-identical to core/src/learn/kernels.cpp, not faster on this machine,
 // so not landed; kept here so kernel_bench kernel=tiled can re-measure it.
 #include "dpmargin/learn/kernels.hpp"

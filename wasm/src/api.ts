@@ -256,7 +256,7 @@ export class DpMargin {
 
   /** A new privacy ledger (optionally with a total cap): pass it as the `ledger` option of every
    *  train()/trainCsv() on the same data and it records each run and refuses one beyond the cap
-   *  (BUDGET_EXCEEDED) before any iteration. docs/reference/PRIVACY.md, "Budget across runs". */
+   *  (BUDGET_EXCEEDED) before any iteration. docs/reference/ACCOUNTING.md, "Budget across runs". */
   ledger(options: { cap?: { epsilon: number; delta: number } } = {}): PrivacyLedger {
     const o = requireObject(options, "options");
     return new PrivacyLedger(this.#core, { format: "dpmargin-ledger", version: 1, cap: (o.cap as LedgerFile["cap"]) ?? null, runs: [] });

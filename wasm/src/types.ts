@@ -174,7 +174,7 @@ export interface Plan {
   rangeShare: number;
   /** Private category discovery (CSV runs; 0 when none): its μ, the number of columns (label
    *  included) it ran on and its share of the budget; σ and τ of its noisy counts and its δ_τ
-   *  when it ran (docs/reference/PRIVACY.md, "Category discovery"). */
+   *  when it ran (docs/reference/PRIVACY_SCHEMA.md, "Category discovery"). */
   muDiscovery: number;
   discoveryColumns: number;
   discoveryShare: number;
@@ -190,7 +190,7 @@ export interface Plan {
   classThreshold?: number;
   classFoundAt?: number;
   /** The private schema decisions of a CSV run (kinds, nullable, the label's class source, read
-   *  off noisy cell counts; docs/reference/PRIVACY.md, "The schema"): the number of noisy counts, the share
+   *  off noisy cell counts; docs/reference/PRIVACY_SCHEMA.md, "The schema"): the number of noisy counts, the share
    *  of the budget, its μ and the counts' noise sd. Absent when the schema asks nothing. */
   schemaCoordinates?: number;
   schemaShare?: number;

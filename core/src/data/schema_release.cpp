@@ -1,5 +1,5 @@
 // The private schema release (schema.hpp): noisy cell counts for the decisions a run reads off
-// the cells. The proof is in docs/reference/PRIVACY.md ("The schema"); the audit's (k) checks it on the
+// the cells. The proof is in docs/reference/PRIVACY_SCHEMA.md ("The schema"); the audit's (k) checks it on the
 // production path (docs/reference/AUDIT.md).
 #include <cmath>
 #include <limits>

@@ -138,7 +138,7 @@ bool mayDiscover(const data::SchemaQuestions& q, const data::TableOptions& o, pl
 }  // namespace
 
 void CsvRun::afterScan() {
-  // The schema (docs/reference/PRIVACY.md, "The schema"): what the header and the options decide is
+  // The schema (docs/reference/PRIVACY_SCHEMA.md, "The schema"): what the header and the options decide is
   // public (and its errors come first); what is read off the cells comes from counts of the
   // training rows — exact in a local read (readCsv, the profile: never released), noisy in a
   // private run, released at μ_schema before anything else is drawn.
@@ -212,7 +212,7 @@ void CsvRun::afterCount() {
   double classThreshold = 0;
   if (mode_ == Mode::kPrivate) {
     // The label's classes from a noisy histogram of their own (plan.labelDiscovery), the other
-    // columns' levels from one joint histogram (plan.discovery): docs/reference/PRIVACY.md.
+    // columns' levels from one joint histogram (plan.discovery): docs/reference/PRIVACY_SCHEMA.md.
     const plan::Plan budget = plan::makeBudget(budgetRequest(m_));
     const std::size_t others = label ? m_ - 1 : m_;
     if (others > 0) {

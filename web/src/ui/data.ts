@@ -2,7 +2,7 @@
 // rows shown while it reads, with a Cancel); then the column table: one row per column with the
 // kind the core proposes (from the header names and the kind of the cells only), what the file
 // holds (local), and an editor per column — kind, missing handling, nullable, categories. The
-// choices are the run's schema (docs/reference/PRIVACY.md "The schema"): public because the user declares
+// choices are the run's schema (docs/reference/PRIVACY_SCHEMA.md "The schema"): public because the user declares
 // them here, and sent to the package as `schema`. Nothing read off the values reaches a model:
 // the label is pre-selected only when the core proposes it by its header name (otherwise Train
 // stays disabled until the user picks one), and the positive class is the user's choice or the

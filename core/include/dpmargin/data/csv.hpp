@@ -16,7 +16,7 @@
 // the row cap), the header, and per column a bounded summary (pass 1) or a dictionary (pass 2).
 // Every failure is a dpmargin::Error with a stable code (CSV_PARSE, RAGGED_ROW, NON_NUMERIC,
 // NON_FINITE, MISSING_VALUE, …), a message naming the line and column, and the same facts in
-// Error::location(). docs/reference/CSV.md states the dialect rules, the cell classes and the errors.
+// Error::location(). docs/reference/CSV_FORMAT.md states the dialect rules and the cell classes, CSV.md the errors.
 #pragma once
 
 #include <cstddef>
@@ -47,7 +47,7 @@ struct CsvOptions {
   char delimiter = 0;  // ',' ';' '\t' '|', or 0: detected among delimiterCandidates
   // '.' or ',' (declared: only that mark), or 0: the default rule — '.' in a file delimited by
   // ',', else either mark per cell (kEitherDecimal): a function of the header line, never of
-  // the rows (docs/reference/PRIVACY.md, "The schema").
+  // the rows (docs/reference/PRIVACY_SCHEMA.md, "The schema").
   char decimal = 0;
   CsvEncoding encoding = CsvEncoding::kUtf8;  // a UTF-8 byte order mark overrides it
   std::string delimiterCandidates = ",;\t|";

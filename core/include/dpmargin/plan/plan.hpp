@@ -106,7 +106,7 @@ struct PlanRequest {
   // (a CSV run whose kinds or label classes are decided privately): μ then comes from
   // (ε, 0.9·δ) whether or not it does discover, so the budget never depends on a noisy decision.
   bool discoveryPossible = false;
-  // The private schema decisions of a CSV run (data/schema.hpp, docs/reference/PRIVACY.md "The schema"):
+  // The private schema decisions of a CSV run (data/schema.hpp, docs/reference/PRIVACY_SCHEMA.md "The schema"):
   // a Gaussian release of schemaCoordinates cell counts, each moved by at most 1 by a replaced
   // row, so σ_schema = √schemaCoordinates/μ_schema (0: none). GDP selectors: μ_schema² =
   // schemaShare·μ². PrivTune (not GDP): the schema runs at (s·ε, s·δ), PrivTune at the rest
@@ -115,7 +115,7 @@ struct PlanRequest {
   double schemaShare = 0.0;
   // The last of the discoveryColumns is the label (its classes discovered): it gets a noisy
   // histogram of its own with kLabelDiscoveryShare of μ_discovery² (the other columns the rest,
-  // jointly), instead of a 1/m part of one joint histogram — docs/reference/PRIVACY.md, "Category
+  // jointly), instead of a 1/m part of one joint histogram — docs/reference/PRIVACY_SCHEMA.md, "Category
   // discovery". Alone (discoveryColumns = 1) it has all of μ_discovery either way.
   bool discoveryLabel = false;
   // Utility-only knobs (public, data-independent; none changes privacy): D in the step size
