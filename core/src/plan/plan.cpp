@@ -437,8 +437,8 @@ bool operator==(const PlanRequest& a, const PlanRequest& b) noexcept {
 double autoMargin(const PlanRequest& r, double muRun) {
   // b/√n is the margin of n points that a unit-norm separator reaches by chance (a public scale);
   // below μ = autoMuKnee the noise dominates and a larger margin (a larger step, since c = γ)
-  // pays, by √(autoMuKnee/μ) (measured across 12 tables and 4 synthetic ones at ε = 0.5:
-  // docs/design/ACCURACY.md, "The default"). Both are public numbers: n, b and μ_run = f(ε, δ, shares, classes).
+  // pays, by √(autoMuKnee/μ) (measured: docs/design/ACCURACY.md, "The default"). Both are
+  // public numbers: n, b and μ_run = f(ε, δ, shares, classes).
   const double scale = std::max(1.0, std::sqrt(r.autoMuKnee / muRun));
   return std::min(r.normBound, r.normBound * scale / std::sqrt(static_cast<double>(r.n)));
 }
