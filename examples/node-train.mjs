@@ -3,7 +3,7 @@
 //   node examples/node-train.mjs TRAIN.csv LABEL[=POSITIVE] NEW.csv [OUT_PREFIX]
 //   e.g. node examples/node-train.mjs tests/fixtures/e2e/clinic.csv outcome=yes tests/fixtures/e2e/clinic.csv
 //
-// writes OUT_PREFIX-model.json (the model file, docs/MODEL_FORMAT.md) and
+// writes OUT_PREFIX-model.json (the model file, docs/reference/MODEL_FORMAT.md) and
 // OUT_PREFIX-predictions.csv (the file `dpmargin predict` writes). OUT_PREFIX defaults to "out".
 // In your own project: `npm install dpmargin`; here the import resolves to this repository's dist/.
 import { writeFile } from "node:fs/promises";

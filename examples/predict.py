@@ -3,7 +3,7 @@
 
     python3 examples/predict.py MODEL.json DATA.csv [--fill X] > predictions.csv
 
-Writes what `dpmargin predict MODEL.json DATA.csv` writes (docs/MODEL_FORMAT.md): a header
+Writes what `dpmargin predict MODEL.json DATA.csv` writes (docs/reference/MODEL_FORMAT.md): a header
 `row,score,COLUMN=POSITIVE` and one `row,score,1|0` line per data row (a multiclass model:
 `row,COLUMN,score:CLASS1,...`). The scores agree with dpmargin's to about 1e-7: the table is held
 in float32 as in dpmargin (emulated with struct), the arithmetic in double.
@@ -116,7 +116,7 @@ def encode_row(blocks, header_index, cells, missing_tokens, line, decimal):
 
 
 def column_map(x, lo, hi, kind):
-    """Per-column scaling (docs/MODEL_FORMAT.md): min-max (the default), symmetric, signed-log."""
+    """Per-column scaling (docs/reference/MODEL_FORMAT.md): min-max (the default), symmetric, signed-log."""
     if kind == "min-max":
         t = (x - lo) / (hi - lo)
         return f32(0.0 if t < 0 else 1.0 if t > 1 else t)

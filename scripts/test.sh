@@ -3,7 +3,7 @@
 # build everything, then run every fast test tier — native GoogleTest (ctest), the same suite
 # under AddressSanitizer + UBSan, a short libFuzzer run of each harness, Jest on the wasm
 # package in Node, the end-to-end tests in headless Chromium, and the installed artifact
-# (npm pack → install → Node, bin, tsc, Vite app in Chromium). docs/HARDENING.md describes
+# (npm pack → install → Node, bin, tsc, Vite app in Chromium). docs/reference/HARDENING.md describes
 # the tiers and their timings. A failing tier does not stop the others; the summary counts it.
 set -euo pipefail
 cd "$(dirname "$0")/.."

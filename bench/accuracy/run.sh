@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The accuracy benchmark (docs/ACCURACY.md): test accuracy of the native learner on real public
+# The accuracy benchmark (docs/design/ACCURACY.md): test accuracy of the native learner on real public
 # tables, fixed train/test splits (bench/datasets/prepare.sh), δ = 1e-5, seeded runs (a
 # benchmark, not private releases). One command per phase:
 #   bash bench/accuracy/run.sh design [SEEDS=5]   the design space at ε = 1 (one knob at a time)
@@ -232,7 +232,7 @@ case "$phase" in
     exit 0 ;;
   heldout)
     # Tables no default was chosen on: a check of the round-2 conclusions on data the
-    # choices never saw (docs/ACCURACY.md, "Held-out tables").
+    # choices never saw (docs/design/ACCURACY.md, "What it measures": held out).
     bash bench/datasets/prepare.sh digits churn ticdata >/dev/null
     TABLES=${TABLES3:-"digits churn ticdata"}
     [[ " ${AUTO_PARTS:-dpmargin peer} " != *" dpmargin "* ]] || run_phase heldout "${EPSILONS:-0.5 1 2 8}"

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 15, a go/no-go for the next step (docs/ACCURACY.md, "Round 2", the last point): would a
+# Issue 15, a go/no-go for the next step (docs/design/ACCURACY.md, "The selection"): would a
 # private choice among three public margins {¼, 1, 4}/√n pay at large ε? Emulated with the
 # benchmark runner, not a product path: each candidate trains with selector fixed at the ε whose
 # GDP μ equals Iter's per-run share for m = 3 — μ_class/√6 (Iter's even split) or

@@ -1,5 +1,6 @@
 // Benchmark helper: read a prepared numeric CSV (bench/datasets: header, features, last column
-// `label` in {0, 1}) into a raw float matrix. Benchmarks only; the product reads CSV in JS.
+// `label` in {0, 1}) into a raw float matrix. Benchmarks only; the product reads CSV with the
+// core's engine (core/src/data/csv/, docs/reference/CSV.md).
 #pragma once
 
 #include <fstream>

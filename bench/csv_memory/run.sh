@@ -2,8 +2,8 @@
 # One command: peak memory while loading a ~100 MB CSV through the package in Node.
 #   bash bench/csv_memory/run.sh [MB=100] [--write-doc]
 # Builds what is missing (wasm module, TypeScript layer), generates the CSV into a temporary
-# directory (removed afterwards) and prints a markdown table; --write-doc also puts it into
-# docs/DATA_PIPELINE.md.
+# directory (removed afterwards) and prints a markdown table; --write-doc also writes it to
+# docs/results/csv-memory.md.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 bash scripts/setup.sh

@@ -1,4 +1,4 @@
-// The machine's limits for the gradient kernel (docs/KERNELS.md, "GFLOP/s against the SIMD
+// The machine's limits for the gradient kernel (docs/design/KERNELS_PEAK.md, "GFLOP/s against the SIMD
 // peak"), natively and in wasm (same source, em++ for Node):
 //  * SIMD peak: 128-bit float vectors, no FMA — 12 independent chains x = x·a + b (a mul and a
 //    dependent add each; 12 chains cover the mul+add latency at 2 muls + 2 adds per cycle on

@@ -1,4 +1,4 @@
-// The register-tiled variant of the gradient kernel (docs/KERNELS.md, "GFLOP/s against the
+// The register-tiled variant of the gradient kernel (docs/design/KERNELS_PEAK.md, "GFLOP/s against the
 // SIMD peak"): measured, bit-identical to core/src/learn/kernels.cpp, not faster on this machine,
 // so not landed; kept here so kernel_bench kernel=tiled can re-measure it.
 #include "dpmargin/learn/kernels.hpp"
@@ -8,7 +8,7 @@
 #include <cstdint>
 #include <limits>
 
-// Design (docs/KERNELS.md): each block of 128 rows is cut into sub-blocks of 32 rows; per
+// Design (docs/reference/KERNELS.md): each block of 128 rows is cut into sub-blocks of 32 rows; per
 // sub-block and chunk of MC ≤ 4 candidates, two passes. Pass 1, one row at a time: the margins
 // against the chunk's weight columns are dot products vectorised along the row (4 columns per
 // vector, MC × S accumulators, one transposing horizontal sum), the coefficients y s·[y s M < c]

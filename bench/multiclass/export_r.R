@@ -1,4 +1,4 @@
-# The multiclass benchmark's extra R tables (docs/MULTICLASS.md), in bench/datasets/export_r.R's
+# The multiclass benchmark's extra R tables (docs/design/MULTICLASS_MEASURED.md), in bench/datasets/export_r.R's
 # format: DIR/NAME.csv, write.csv, factor features as integer codes (their level index − 1),
 # the class as its level name, column names in lower case and unique. Usage: Rscript --vanilla export_r.R DIR
 args <- commandArgs(trailingOnly = TRUE)

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Multiclass versions of benchmark tables (docs/MULTICLASS.md): the same sources, columns and
+"""Multiclass versions of benchmark tables (docs/design/MULTICLASS_MEASURED.md): the same sources, columns and
 train/test splits as bench/datasets/prepare.py, with the original class as the label (a class
 name) instead of the binary one-vs-rest label. Also a non-private reference per table:
 multinomial logistic regression on standardised columns (fitted on the training rows; a

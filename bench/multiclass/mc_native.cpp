@@ -1,4 +1,4 @@
-// Multiclass screening tool (docs/MULTICLASS.md): a CSV training run through the core's own
+// Multiclass screening tool (docs/reference/MULTICLASS.md): a CSV training run through the core's own
 // product path — run::CsvRun (schema, discovery, encoding, fill), learn::OneVsRest (joint or
 // one-vs-rest), run::CsvRead on the test CSV with the run's encoding — natively, to screen
 // options faster than the package. The benchmark table itself comes from bench/multiclass/run.mjs

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The multiclass benchmark's tables (docs/MULTICLASS.md), from Debian packages, one command:
+# The multiclass benchmark's tables (docs/design/MULTICLASS_MEASURED.md), from Debian packages, one command:
 #   bash bench/multiclass/prepare.sh [OUT]        (OUT default bench/.data/multiclass)
 # satellite, letter, dna (r-cran-mlbench) through bench/datasets/prepare.sh's R export; vehicle,
 # vowel (r-cran-mlbench) through export_r.R here; digits from python3-sklearn; penguins

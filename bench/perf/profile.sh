@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The margin profile's speed, one command (docs/MARGIN_PROFILE.md, "Speed"; bench/perf/README.md):
+# The margin profile's speed, one command (docs/design/MARGIN_PROFILE_MEASURED.md, "Speed"; bench/perf/README.md):
 #   bash bench/perf/profile.sh [--before DIR] [options of profile_bench.mjs: --reps N, --tables …]
 # Builds what it needs (incremental): build-bench/bench/profile_native, dist/ and the bench page
 # (build-perf-web/); prepares mpls_stops (and its first 26,000 rows, mpls26k) if missing. With

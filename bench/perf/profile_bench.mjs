@@ -1,4 +1,4 @@
-// The margin profile's speed (docs/MARGIN_PROFILE.md, "Speed"): native, Node (wasm) and
+// The margin profile's speed (docs/design/MARGIN_PROFILE_MEASURED.md, "Speed"): native, Node (wasm) and
 // headless Chromium (the package in a module worker, as the app runs it), each configuration in a
 // fresh process / browser, repeated, interleaved (rep 1: every env and table, then rep 2, …) so
 // that all see the same machine load; medians. NOT private: the profile is a local diagnostic.

@@ -4,7 +4,7 @@
 # Builds what it needs (idempotent, incremental): the native bench runner (build-bench/), the
 # wasm module + TypeScript package (dist/), the bench page (build-perf-web/); prepares the real
 # tables if missing (bench/datasets/prepare.sh). Then measures and writes
-# bench/results/perf.json and docs/BENCHMARKS.md.
+# bench/results/perf.json and docs/results/benchmarks.md.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 jobs=$(( $(nproc 2>/dev/null || echo 2) < 2 ? 1 : 2 ))

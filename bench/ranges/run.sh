@@ -3,7 +3,7 @@
 # with (a) unit-norm rows only, (b) private column ranges at several budget shares, (c) min/max
 # taken from the training data NON-privately (reference only).
 #   bash bench/ranges/run.sh [SEEDS=5] [DATASET …]   (datasets given: append only those)
-# Writes bench/results/ranges.csv and docs/ranges-table.md (summarised in docs/DATA_PIPELINE.md).
+# Writes bench/results/ranges.csv and docs/results/ranges-table.md (summarised in docs/reference/DATA_PIPELINE.md).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 seeds=${1:-5}
@@ -27,4 +27,4 @@ for ds in "${datasets[@]}"; do
       seeds="$seeds" tag="$ds,$name" ${variant#*:} >> "$out"
   done
 done
-/usr/bin/python3 bench/ranges/summarise.py "$out" docs/ranges-table.md
+/usr/bin/python3 bench/ranges/summarise.py "$out" docs/results/ranges-table.md

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The raw-tables benchmark (issue 14's first target; docs/RAW_TABLES.md), one command:
+# The raw-tables benchmark (issue 14's first target; docs/design/RAW_TABLES.md), one command:
 #
 #   bash bench/raw_tables/run.sh [--quick] [drive.py options: --tables a,b --arms a,b --jobs 2 ...]
 #
@@ -9,7 +9,7 @@
 # 4. the DP runs through the CLI, defaults except ε ∈ {0.5, 1, 2}, δ = 1e-5, --seed 1..5
 #    (--quick: seeds 1..2, ε = 1) -> bench/results/raw_tables.csv (one row per run, failures included;
 #    rows already there for the same product version are skipped);
-# 5. the summary: the generated part of docs/RAW_TABLES.md.
+# 5. the summary: the generated part of docs/design/RAW_TABLES.md.
 # DPMARGIN_CLI=path/to/dist/cli.js measures another build (e.g. the main worktree after a merge);
 # the product tag is that repository's commit unless --product TAG is given.
 # Runs under nice; one training at a time unless --jobs N. The wall time of each invocation is

@@ -1,5 +1,5 @@
 // Candidate post-processing rules for the private column histograms, measured by
-// bench/scaling/run.sh (docs/SCALING.md). Benchmark code only: the library implements the chosen
+// bench/scaling/run.sh (docs/design/SCALING.md). Benchmark code only: the library implements the chosen
 // rule in core/src/learn/ranges.cpp (scalingsFromNoisyHistograms); with the chosen settings this
 // function gives the same scalings (checked by `scaling_coverage check=1`). Every rule is
 // post-processing of the noisy histograms and public constants (n is public), so every candidate

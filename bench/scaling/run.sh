@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Column scaling benchmark (docs/SCALING.md, issue 14 item 3): candidate post-processing rules of
+# Column scaling benchmark (docs/design/SCALING.md, issue 14 item 3): candidate post-processing rules of
 # the private column histograms, measured with the native runner on the 10 accuracy tables and on
 # the centred unit-ball table, δ = 1e-5, tight defaults, share 0.1, seeded runs (a benchmark).
 #   bash bench/scaling/run.sh screen [SEEDS=5]   every candidate at ε = 1

@@ -1,4 +1,4 @@
-// One worker vs two shard workers (docs/SHARDING.md): wall time of full M* (seeded, same seed),
+// One worker vs two shard workers (docs/reference/SHARDING.md): wall time of full M* (seeded, same seed),
 // agreement of the two runs, peak RSS above the baseline, and the round-trip cost of one
 // iteration's messages. Usage: node bench/shard/run.mjs [dataset …] (default: mpls_stops
 // fashion_mnist), env ITERATIONS="200 1000", REPEATS=1.

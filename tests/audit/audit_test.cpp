@@ -1,4 +1,4 @@
-// Empirical privacy audit (issue 16 item 2; docs/AUDIT.md). Every mechanism runs through the
+// Empirical privacy audit (issue 16 item 2; docs/reference/AUDIT.md). Every mechanism runs through the
 // production entry points — run::resolve(options, n, features) → learn::TrainSettings →
 // learn::OneVsRest (the coordinator the bindings and the CLI drive) or run::CsvRun — with the
 // production CSPRNG (run::makeGenerator: Generator::secure()), driven as production drives it:
@@ -16,7 +16,7 @@
 // only) must exceed it: the audit can fail.
 //
 // Fast tier (ctest label audit): the run counts below (per side). Slow tier:
-// DPMARGIN_AUDIT_SCALE=10 (10× every count; docs/AUDIT.md has both tiers' numbers).
+// DPMARGIN_AUDIT_SCALE=10 (10× every count; docs/reference/AUDIT.md has both tiers' numbers).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -62,7 +62,7 @@ AuditResult auditGaussian(const std::function<double(bool)>& sample, Runs runs) 
   return audit(sample, runs, Objective::kEpsilon, true);
 }
 // Honest variants and broken ones (more evaluation runs: their own false-failure rate,
-// docs/AUDIT.md).
+// docs/reference/AUDIT.md).
 constexpr Runs kHonest{5000, 30000}, kBroken{10000, 100000};
 constexpr Runs kFixedBroken{10000, 200000};  // (a), (g): ~10 µs a run
 
@@ -278,7 +278,7 @@ TEST(PrivacyAudit, G_TwoShards) {
 // K = 3 classes in ℝ²: seven zero rows (codes 0, 1, 2, …; they add nothing) and the canary,
 // class 0 at e₀ in D and at −e₀ in D′ (replace-one). One step from W = 0: every score is 0, so the
 // hinge is active and l* = class 1 in both worlds, and the canary's term is −z/c in row 0 and
-// +z/c in row 1 — the two terms differ by 2√2·‖z‖/c = Δ, the bound's extreme (docs/LEARNERS.md).
+// +z/c in row 1 — the two terms differ by 2√2·‖z‖/c = Δ, the bound's extreme (docs/reference/LEARNERS.md).
 // Statistic: w₀[0] − w₁[0], a Gaussian shift of 4η/c over noise sd √2·ησ: the whole μ_run.
 constexpr double kJointEpsilon = 2.0;
 constexpr std::size_t kJointClasses = 3;
@@ -405,7 +405,7 @@ TEST(PrivacyAudit, B_IterSelectionScores) {
 // ---- (i): auto's selection among three margins (its released noisy scores) ----
 
 // Selector auto on a large table runs an Iter over {γ₀/3, γ₀, 3γ₀} whose error counts share
-// only 3% of μ_class² (plan::autoSelects; docs/PRIVACY.md). The same anchor table as (b), with
+// only 3% of μ_class² (plan::autoSelects; docs/reference/PRIVACY.md). The same anchor table as (b), with
 // the switch put on for its 41 rows (PlanRequest::autoSelectNoise: the code path is the one a
 // large table takes; T = 1). Statistic: the sum of the three released scores; each moves by 1,
 // so the test sees the score part's μ_class·√(1 − 0.97) — the claim, read off the plan as

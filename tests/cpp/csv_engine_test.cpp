@@ -547,7 +547,7 @@ TEST(CsvEngine, DuplicateNamesAreNamedWithBothColumns) {
 
 // The dialect is a function of the header line (public), never of the rows: the delimiter that
 // splits the header into the most fields, and the decimal mark '.' where ',' delimits, else
-// either mark per cell (docs/PRIVACY.md, "The schema").
+// either mark per cell (docs/reference/PRIVACY_SCHEMA.md, "The schema").
 TEST(CsvEngine, DialectDetection) {
   struct Case {
     std::string text;

@@ -71,7 +71,7 @@ RunOutcome runEntry(const std::string& bytes, const json& options, std::size_t p
   try {
     run::Options o;
     // The corpus tests parsing, the typed errors and the table's shape on files of a few rows,
-    // where any private schema decision at a usable ε is noise (docs/PRIVACY.md, "The schema"):
+    // where any private schema decision at a usable ε is noise (docs/reference/PRIVACY_SCHEMA.md, "The schema"):
     // at ε = 1e5 the schema counts' noise sd is ~0.05 cells, so the decisions are those of the
     // exact counts. Seeded: not private.
     o.epsilon = 1e5;

@@ -111,7 +111,7 @@ TEST(DiscoveryAccounting, ComposesExactlyInThePlan) {
   EXPECT_EQ(none.muDiscovery, 0.0);
 }
 
-// The label's classes from a histogram of their own (request.discoveryLabel, docs/PRIVACY.md):
+// The label's classes from a histogram of their own (request.discoveryLabel, docs/reference/PRIVACY_SCHEMA.md):
 // two Gaussian mechanisms whose μ² add up to μ_discovery², each column's δ_τ/m as before.
 TEST(DiscoveryAccounting, TheLabelHasItsOwnHistogramAndTheSameDelta) {
   for (std::uint64_t m : {1u, 4u}) {

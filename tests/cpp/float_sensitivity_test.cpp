@@ -1,5 +1,5 @@
 // Δ must hold for the arithmetic the gradient kernel really does, not only for exact sums
-// (issue 16 item 3; docs/PRIVACY.md "Floating point"). Rows are summed in float within blocks of
+// (issue 16 item 3; docs/reference/PRIVACY.md "Floating point"). Rows are summed in float within blocks of
 // 128, so replacing one row changes how the OTHER rows' additions round: with the changed row at
 // +R the running sum sits just above 1.0, where the float spacing is 2⁻²³, and at −R just below
 // it (in magnitude), where the spacing is 2⁻²⁴, and small positive terms round up in the first

@@ -1,4 +1,4 @@
-// The joint multiclass learner (docs/MULTICLASS.md, docs/LEARNERS.md "The joint multiclass
+// The joint multiclass learner (docs/reference/MULTICLASS.md, docs/reference/LEARNERS.md "The joint multiclass
 // learner"): one noisy GD on the K × k weight matrix at μ_train with Δ = 2√2·R/c. The plan's
 // numbers, the sensitivity of the production kernel (replacing one row moves the summed gradient
 // by at most Δ, a construction reaches it, and without clipping it fails), the noise scale of the

@@ -1,4 +1,4 @@
-// Multiclass labels trained one-vs-rest under one (ε, δ) (docs/MULTICLASS.md): the plan's
+// Multiclass labels trained one-vs-rest under one (ε, δ) (docs/reference/MULTICLASS.md): the plan's
 // exact GDP split over the K problems, the one-vs-rest learner (labels per problem, ranges
 // estimated once, shard-driven = local, a binary label bit-identical to the Trainer), the
 // prediction by argmax, the options' checks and the noise scale per problem.

@@ -1,4 +1,4 @@
-// Plain-language advice on a plan (plan::advise; docs/LEARNERS.md, "What the plan tells you").
+// Plain-language advice on a plan (plan::advise; docs/reference/LEARNERS.md, "What the plan tells you").
 #include <gtest/gtest.h>
 
 #include <algorithm>

@@ -157,7 +157,7 @@ TEST(Plan, PopulationScoreCarriesThePublicPenalty) {
   EXPECT_DOUBLE_EQ(p.scoreSd, makePlan(basic()).scoreSd);  // public penalty: same sensitivity
 }
 
-// Noise-floor pruning (SPEC §2.9 item 5; docs/PRIVACY.md): a pure function of public numbers
+// Noise-floor pruning (SPEC §2.9 item 5; docs/reference/PRIVACY.md): a pure function of public numbers
 // that keeps the largest suffix of Γ whose smallest margin passes under the budget split over
 // the kept ones, and accounts exactly for what it keeps.
 void expectPruningRule(const PlanRequest& r) {

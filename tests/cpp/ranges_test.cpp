@@ -117,7 +117,7 @@ TEST(PrivateRanges, NothingAboveThresholdFallsBackToThePublicTransform) {
 // The zero bin [−1e-6, 1e-6) ends a range at 0 exactly: a 0/1 column whose ones stay below the
 // threshold gets [0, 1] (not [−1e-6, 1e-6], which mapped 0 to ½ and halved the contrast: the
 // accuracy benchmark lost 10 points on the one-hot dna table), and 0 maps to 0. Changed with
-// issue 14 (docs/SCALING.md): a 0/1 column whose ones pass gets [0, 1] as well (it got [0, 10^¼],
+// issue 14 (docs/design/SCALING.md): a 0/1 column whose ones pass gets [0, 1] as well (it got [0, 10^¼],
 // so one-hot columns mapped 1 to 1 or to 0.56 depending on the noise: dna +5 points), and a range
 // that reaches 0 from below is symmetric, [−a, a] (it was min–max [lo, 0], which mapped 0 to 1).
 TEST(PrivateRanges, TheZeroBinEndsARangeAtZero) {

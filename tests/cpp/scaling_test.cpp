@@ -1,4 +1,4 @@
-// Column scaling (SPEC §3, docs/SCALING.md): the per-value maps, the replace-one sensitivity of
+// Column scaling (SPEC §3, docs/design/SCALING.md): the per-value maps, the replace-one sensitivity of
 // the column histograms, their noise scale, the public fallback when the noise supports no range,
 // the symmetric map of centred columns, the path released per column, and that prediction applies
 // exactly the transform training applied.
@@ -339,7 +339,7 @@ TEST(ScalingFallback, NoSupportedBinGivesThePublicTransformNeverANoiseBin) {
   }
 }
 
-// Step 1's isolated weak bin (docs/SCALING.md "A noise bin far from the column"): a column
+// Step 1's isolated weak bin (docs/design/SCALING.md "The rule", step 1): a column
 // supported by a bulk in [0.1, 0.316) (two bins, counts 100σ) and one bin far from it.
 TEST(ScalingIsolated, AWeakBinFarFromTheRestDoesNotStretchTheSpan) {
   const std::size_t bins = rangeBinCount();
@@ -436,7 +436,7 @@ TEST(ScalingIsolated, PureNoiseBinsNeverStretchASpan) {
   }
 }
 
-// Step 5, the table's span (issue 15; docs/SCALING.md "The table's span"). Hand-made noisy
+// Step 5, the table's span (issue 15; docs/design/SCALING.md "The rule", step 5). Hand-made noisy
 // histograms of d = 20 columns, n = 1000 rows, σ = 130: each column holds 500 zeros (above 3σ,
 // below 4σ: the zero bin alone) and 160 rows at each of 4, 7 and 12 (below 4σ: unsupported). The
 // sum (noise sd σ√20 ≈ 581) supports the zero bin and the three bins (3200 > 4σ√20 ≈ 2325),

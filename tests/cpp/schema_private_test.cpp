@@ -1,4 +1,4 @@
-// The private schema decisions (docs/PRIVACY.md, "The schema"; data/schema.hpp): which
+// The private schema decisions (docs/reference/PRIVACY_SCHEMA.md, "The schema"; data/schema.hpp): which
 // questions a table asks (public: the header and the options), the rules at their boundaries,
 // the release's sensitivity and noise scale, and the run's budget split.
 #include <gtest/gtest.h>

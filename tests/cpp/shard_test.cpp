@@ -1,4 +1,4 @@
-// The coordinator/shard split of the trainer (docs/SHARDING.md): driving the trainer through
+// The coordinator/shard split of the trainer (docs/reference/SHARDING.md): driving the trainer through
 // request()/answer*() with rows split over shards gives the run of advance() — bit-identical
 // with one shard, equal up to the order of double additions with several.
 #include <gtest/gtest.h>

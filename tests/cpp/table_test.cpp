@@ -1,4 +1,4 @@
-// Real tables in (docs/DATA.md): the schema's defaults, the encoding, and a CSV training run
+// Real tables in (docs/reference/DATA_PIPELINE.md): the schema's defaults, the encoding, and a CSV training run
 // through the passes (run::CsvRun) — text columns, missing cells, text and numeric labels.
 #include <random>
 #include <cstring>
@@ -452,7 +452,7 @@ TEST(CsvRun, TextColumnsMissingCellsAndATextLabel) {
   EXPECT_EQ(column(s, "region").levels, (std::vector<std::string>{"north", "south"}));
   const auto& settings = r.run->settings();
   EXPECT_EQ(settings.plan.discoveryColumns, 3u);  // plan, region, the label
-  // A discovered label: its own histogram, and the larger share (docs/MULTICLASS.md).
+  // A discovered label: its own histogram, and the larger share (docs/reference/MULTICLASS.md).
   EXPECT_DOUBLE_EQ(settings.plan.discoveryShare, run::kClassDiscoveryShare);
   EXPECT_TRUE(settings.plan.discoveryLabel);
   // tenure's 6% missing cells (353) are below the private nullable threshold at this n

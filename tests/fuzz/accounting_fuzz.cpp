@@ -1,6 +1,6 @@
 // Fuzz target: the accountant. Bytes → one call of any function declared in
 // core/include/dpmargin/accounting/*.hpp, with arbitrary doubles and counts.
-// Properties (docs/FUZZING.md):
+// Properties (docs/reference/FUZZING.md):
 //  - only dpmargin::Error (never INTERNAL) escapes;
 //  - no result is NaN; results are finite except the documented infinities (gdpLogDelta may
 //    be −∞ where δ < e^(−10³⁰⁰); saturated 64-bit counts) and the +∞ of an upper bound

@@ -1,6 +1,6 @@
 // Helpers shared by the libFuzzer harnesses: bytes → the awkward doubles, counts and strings
 // that reach the core from JavaScript or a command line, and the one rule every harness checks
-// (docs/FUZZING.md): only dpmargin::Error may leave the core; anything else is a bug.
+// (docs/reference/FUZZING.md): only dpmargin::Error may leave the core; anything else is a bug.
 #pragma once
 
 #include <fuzzer/FuzzedDataProvider.h>

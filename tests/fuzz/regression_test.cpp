@@ -1,4 +1,4 @@
-// Regression tests for what the libFuzzer harnesses found (docs/FUZZING.md). Each crash input
+// Regression tests for what the libFuzzer harnesses found (docs/reference/FUZZING.md). Each crash input
 // is also replayed from tests/fuzz/corpus/<harness>/regress-* by the short fuzzing run; these
 // tests state the fixed behaviour in plain numbers. Built into dpmargin_tests
 // (tests/cpp/CMakeLists.txt), so they run natively and under the sanitizers.

@@ -35,7 +35,7 @@ test("a plan with too little data is said on stderr before training; --quiet hid
 
 test("train --json prints the report of SPEC §5.2", () => {
   // The rows are unit vectors around the origin already: min–max ranges would only shift them
-  // (private ranges are the default for raw-unit tables; docs/ACCURACY.md).
+  // (private ranges are the default for raw-unit tables; docs/design/ACCURACY.md).
   const r = cli("train", trainCsv, "--label", "label", "--epsilon", "1", "--delta", "1e-5", "--test", testCsv,
     "--no-private-ranges", "--json");
   expect(r.stderr).toBe("");
@@ -46,7 +46,7 @@ test("train --json prints the report of SPEC §5.2", () => {
     expect(report).toHaveProperty(key);
   }
   // The accuracies on the user's rows and the time are local, never in the released part
-  // (docs/PRIVACY.md): under `local` only.
+  // (docs/reference/PRIVACY.md): under `local` only.
   for (const key of ["testAccuracy", "trainAccuracy", "elapsedMs"]) expect(report.local).toHaveProperty(key);
   expect(report.testAccuracy).toBeUndefined();
   expect(report.local.elapsedMs).toBeGreaterThan(0);

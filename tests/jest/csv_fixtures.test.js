@@ -18,7 +18,7 @@ const entries = Object.entries(manifest);
 const fileOf = (key, entry) => entry.file ?? key;
 const pathOf = (file) => fileURLToPath(new URL(file, dir));
 // The corpus tests parsing, typed errors and the table's shape on files of a few rows, where any
-// private schema decision at a usable ε is noise (docs/PRIVACY.md, "The schema"): at ε = 1e5
+// private schema decision at a usable ε is noise (docs/reference/PRIVACY_SCHEMA.md, "The schema"): at ε = 1e5
 // the schema counts' noise sd is ~0.05 cells, so the decisions are those of the exact counts.
 // Seeded: not private. (tests/cpp/csv_fixtures_test.cpp runs the same corpus natively.)
 const TRAIN = { epsilon: 1e5, delta: 1e-5, seed: 1, maxIterations: 5 };

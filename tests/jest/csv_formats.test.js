@@ -13,7 +13,7 @@ import { separable } from "./synthetic.js";
 
 const pathOf = (file) => fileURLToPath(new URL(`../fixtures/csv_engine/${file}`, import.meta.url));
 // Formats, not privacy: these files have a few rows, where any private schema decision at a
-// usable ε is noise (docs/PRIVACY.md, "The schema"). At ε = 1e5 the decisions are those of the
+// usable ε is noise (docs/reference/PRIVACY_SCHEMA.md, "The schema"). At ε = 1e5 the decisions are those of the
 // exact counts; a case may give its own ε (`epsilon` in its expectation). Seeded: not private.
 const TRAIN = { epsilon: 1e5, delta: 1e-5, seed: 1, maxIterations: 5 };
 const small = separable(40, 3, 0.1, 0, 5);

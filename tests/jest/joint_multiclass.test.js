@@ -1,4 +1,4 @@
-// The joint multiclass learner, the default for 3 or more classes (docs/MULTICLASS.md): one
+// The joint multiclass learner, the default for 3 or more classes (docs/reference/MULTICLASS.md): one
 // noisy GD on the K × d weights through the public API, worker shards, the model file (version 3:
 // one selection record), the command line and the standalone Python predictor — the same
 // predictions everywhere.

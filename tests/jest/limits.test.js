@@ -1,4 +1,4 @@
-// Memory limits of one WebAssembly instance (docs/HARDENING.md): tables beyond the core's
+// Memory limits of one WebAssembly instance (docs/reference/HARDENING.md): tables beyond the core's
 // size limit are refused with OUT_OF_MEMORY before anything big is allocated; an allocation
 // that passes the limit but not the 4 GB wasm32 ceiling ends in OUT_OF_MEMORY, never an
 // abort, and the instance trains afterwards; and 100 trainings in a row keep the heap flat.

@@ -1,4 +1,4 @@
-// docs/MODEL_FORMAT.md is precise enough to apply a model without dpmargin: examples/predict.py
+// docs/reference/MODEL_FORMAT.md is precise enough to apply a model without dpmargin: examples/predict.py
 // (Python 3, standard library only) must give the package's scores to 1e-6 and its classes.
 import { existsSync, mkdtempSync, writeFileSync, readFileSync } from "node:fs";
 import { spawnSync } from "node:child_process";

@@ -2,7 +2,7 @@
 // reach). Structured mutations of valid model files — fields deleted or replaced by wrong types,
 // NaN/Infinity spelled as strings, huge and subnormal numbers, huge arrays, deep nesting,
 // prototype-pollution keys ("__proto__", "constructor", "prototype"), truncated/corrupted JSON
-// text — and the one property (docs/FUZZING.md): fromJSON either returns a model whose
+// text — and the one property (docs/reference/FUZZING.md): fromJSON either returns a model whose
 // predict() works (finite scores, labels ±1) or throws DpMarginError("BAD_MODEL"); nothing
 // else, and Object.prototype is never polluted.
 //

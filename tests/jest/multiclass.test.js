@@ -1,5 +1,5 @@
 // Multiclass labels trained one-vs-rest (multiclass: "one-vs-rest") under one (ε, δ)
-// (docs/MULTICLASS.md), through the public API, the CSV reader, worker shards and the command
+// (docs/reference/MULTICLASS.md), through the public API, the CSV reader, worker shards and the command
 // line: the report and the plan's exact split, model file version 3 (multiclass and binary) and
 // versions 1 and 2 compatibility (the joint learner, the default: joint_multiclass.test.js), and
 // every new bad option → BAD_PARAMETER naming it (the module keeps working after each).

@@ -1,4 +1,4 @@
-// What a run releases is exactly what its accounting covers (SPEC §2.7, docs/PRIVACY.md): the
+// What a run releases is exactly what its accounting covers (SPEC §2.7, docs/reference/PRIVACY.md): the
 // model, the selected margin and the selection record. PrivTune's number of runs K is not
 // covered by its theorem (given K = k the output is the best of k runs), so it — and anything
 // that reveals it — never enters the report, the model file or the CLI's report; run time

@@ -1,4 +1,4 @@
-// What a released record holds (issue 30 item 1; wasm/src/release.ts, docs/PRIVACY.md): every
+// What a released record holds (issue 30 item 1; wasm/src/release.ts, docs/reference/PRIVACY.md): every
 // field of the model file and of the report of many kinds of CSV runs is on the list of released
 // fields; no string in them is a cell of the training file unless the budget released it (a
 // discovered level or class) or it is public (a header name, a declared option); no reason or

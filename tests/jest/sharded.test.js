@@ -1,4 +1,4 @@
-// Training with the rows split over two worker threads (workers: 2; docs/SHARDING.md): the same
+// Training with the rows split over two worker threads (workers: 2; docs/reference/SHARDING.md): the same
 // mechanism as one thread — same selected γ and, for seeded runs, the same weights up to the
 // order of floating-point additions — with progress, cancellation, worker clean-up and typed
 // errors as in one-thread mode.
@@ -15,7 +15,7 @@ beforeAll(async () => {
 // which the coordinator adds doubles differs (aligned shards keep the kernels' float blocks), so
 // differences start at ~1e-16 relative and grow only through later iterations. 1e-5 relative is
 // the tolerance already used between the native and wasm builds, whose noise differs in the
-// last bit for ~5% of Gaussians (docs/LEARNERS.md); an actual mechanism difference (other
+// last bit for ~5% of Gaussians (docs/reference/LEARNERS.md); an actual mechanism difference (other
 // noise, other rows, other Φ) changes the weights by O(1).
 const TOLERANCE = 1e-5;
 

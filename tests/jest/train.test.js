@@ -175,7 +175,7 @@ test("PrivTune and the fixed-margin learner train; PrivTune releases only the se
   expect(p.report.candidates).toHaveLength(1);
   expect(p.local.runs).toBeGreaterThanOrEqual(1);  // K: local only, never released
   const f = await dp.train(table, { epsilon: 1, delta: 1e-5, selector: "fixed", margin: 0.1, seed: 1 });
-  // The released iterate by default: the core's choice per calibration (docs/ACCURACY.md).
+  // The released iterate by default: the core's choice per calibration (docs/design/ACCURACY.md).
   expect(f.report.output).toBe("last");
   const paper = await dp.train(table, { epsilon: 1, delta: 1e-5, calibration: "paper", maxIterations: 5, seed: 1 });
   expect(paper.report.output).toBe("average");
@@ -299,7 +299,7 @@ describe("column ranges", () => {
 
   test("a table on one scale at small n: unresolved columns take the table's span (path pooled)", async () => {
     // 1,500 rows × 64 pixel-like counts (half zeros, else 1..16) at ε = 0.5: no column's own
-    // histogram supports more than its zero bin, the sum of them does (docs/SCALING.md, step 5).
+    // histogram supports more than its zero bin, the sum of them does (docs/design/SCALING.md, step 5).
     const m = 1500, d = 64;
     const f = new Float64Array(d * m);
     const y = new Int8Array(m);

@@ -1,4 +1,4 @@
-// The installed artifact (docs/HARDENING.md): `npm pack`, install the tarball into an empty
+// The installed artifact (docs/reference/HARDENING.md): `npm pack`, install the tarball into an empty
 // folder (offline), then use it the way users do — import it from Node and train, run its bin,
 // type-check against its .d.ts, and build a minimal Vite app against it that trains in
 // headless Chromium with same-origin requests only.

@@ -1,5 +1,5 @@
 // Registrations: the Trainer (the coordinator of a run, a learn::OneVsRest: one binary problem
-// for a binary label, one per class for a multiclass one; docs/SHARDING.md, docs/MULTICLASS.md),
+// for a binary label, one per class for a multiclass one; docs/reference/SHARDING.md, docs/reference/MULTICLASS.md),
 // the Shard (rows in another worker) and the shard boundaries. All decisions are the core's: the
 // options are resolved by run::resolve, the partial sums reduced by the core's trainer.
 #include <emscripten/bind.h>

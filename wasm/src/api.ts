@@ -127,9 +127,9 @@ export class DpMargin {
    * table. Runs in chunks so `onProgress` fires and `signal` can cancel between iterations;
    * `onPlan` receives the resolved plan before the first iteration.
    * With `seed` the run is deterministic and NOT private (`report.seeded === true`).
-   * `workers: 2` splits the rows over two worker threads (same mechanism; docs/SHARDING.md).
+   * `workers: 2` splits the rows over two worker threads (same mechanism; docs/reference/SHARDING.md).
    * With `data.classes` (3 to 50 class names; labels are class indices) it trains one-vs-rest:
-   * one binary problem per class under the one (ε, δ) (docs/MULTICLASS.md).
+   * one binary problem per class under the one (ε, δ) (docs/reference/MULTICLASS.md).
    * @throws DpMarginError (BAD_PARAMETER, NON_FINITE, BAD_LABEL, ONE_CLASS, OUT_OF_MEMORY, CANCELLED)
    */
   train(data: TrainingData & { classes: string[] }, options: TrainOptions): Promise<TrainResult<MulticlassModelFile>>;
@@ -142,7 +142,7 @@ export class DpMargin {
    * Train on a CSV without ever holding the table in JavaScript. The core reads it in streaming
    * passes: a scan (dialect, header, rows, the kind of every column's cells), a count of the
    * categories to discover (only when some are), and a fill straight into wasm memory (none for
-   * a plain numeric table of known size: the scan keeps its numbers; docs/CSV.md), encoded
+   * a plain numeric table of known size: the scan keeps its numbers; docs/reference/CSV.md), encoded
    * as the resolved schema says — numeric columns (missing cells: a public constant plus a 0/1
    * missing column), text columns one-hot over declared or privately discovered levels (or
    * hashed), the label's classes declared, 0/1, or privately discovered. Then it trains as
@@ -256,7 +256,7 @@ export class DpMargin {
 
   /** A new privacy ledger (optionally with a total cap): pass it as the `ledger` option of every
    *  train()/trainCsv() on the same data and it records each run and refuses one beyond the cap
-   *  (BUDGET_EXCEEDED) before any iteration. docs/PRIVACY.md, "Budget across runs". */
+   *  (BUDGET_EXCEEDED) before any iteration. docs/reference/ACCOUNTING.md, "Budget across runs". */
   ledger(options: { cap?: { epsilon: number; delta: number } } = {}): PrivacyLedger {
     const o = requireObject(options, "options");
     return new PrivacyLedger(this.#core, { format: "dpmargin-ledger", version: 1, cap: (o.cap as LedgerFile["cap"]) ?? null, runs: [] });

@@ -1,5 +1,5 @@
 /**
- * What a released record may hold (docs/PRIVACY.md, "What a training run releases"): every field
+ * What a released record may hold (docs/reference/PRIVACY.md, "What a training run releases"): every field
  * of a model file and of a run's report, by path, with where its value comes from. A record is
  * checked against this list when it is assembled (the model file when the model is made, the
  * report when the run ends): a field not listed — a new count, a value read off the cells — is an

@@ -5,14 +5,14 @@
 /** Which private selection runs over the margin grid (SPEC §2.6), or "auto" (the default with
  *  calibration "tight"): one run at a public margin γ₀ with the whole budget, no selection — or,
  *  on a large table (n·μ ≥ ~8,000), a cheap private choice among γ₀/3, γ₀ and 3γ₀ whose scores
- *  take 3% of μ² (docs/ACCURACY.md, docs/PRIVACY.md). */
+ *  take 3% of μ² (docs/design/ACCURACY.md, docs/reference/PRIVACY.md). */
 export type Selector = "iter" | "privtune" | "fixed" | "auto";
 /** "tight" (default): exact GDP accounting, same (ε, δ) guarantee with less noise (SPEC §2.9);
  *  "paper": the paper's constants exactly. */
 export type Calibration = "tight" | "paper";
 /** Candidate score: training errors, or errors plus the public VC penalty (SPEC §2.5). */
 export type ScoreKind = "empirical" | "population";
-/** Data-independent pruning of hopeless margins (SPEC §2.9 item 5, docs/PRIVACY.md): "auto" is
+/** Data-independent pruning of hopeless margins (SPEC §2.9 item 5, docs/reference/PRIVACY.md): "auto" is
  *  "noise-floor" with calibration "tight" and "none" with "paper". */
 export type Pruning = "auto" | "none" | "noise-floor";
 /** The released noisy-GD iterate. */
@@ -54,7 +54,7 @@ export interface MethodOptions {
   pruneRatio?: number;
   /** A label of 3 or more classes: "joint" (default) trains ONE noisy-GD model on the K × d
    *  weight matrix with the whole budget (sensitivity 2√2·R/c); "one-vs-rest" trains K binary
-   *  problems at μ_train/√K each (docs/MULTICLASS.md). Ignored for a binary label. */
+   *  problems at μ_train/√K each (docs/reference/MULTICLASS.md). Ignored for a binary label. */
   multiclass?: "joint" | "one-vs-rest";
   /** The joint model's loss: "hinge" (default; the multiclass hinge of Crammer–Singer) or
    *  "softmax" (multinomial logistic). */
@@ -90,7 +90,7 @@ export interface AccountOptions extends MethodOptions {
   d: number;
   /** Classes of the label (default 2: binary). 3 to 50: one joint model at μ_train (default),
    *  or with `multiclass: "one-vs-rest"` one binary problem per class, each with
-   *  μ_class = μ_train/√classes (docs/MULTICLASS.md). */
+   *  μ_class = μ_train/√classes (docs/reference/MULTICLASS.md). */
   classes?: number;
 }
 
@@ -166,7 +166,7 @@ export interface Plan {
    *  train — "joint": one model on K × k weights at μ_train (every candidate's sensitivity is
    *  2√2·R/c, its noise has k·K coordinates), with `multiclassLoss`; "one-vs-rest": K binary
    *  problems, each at `muClass` = μ_train/√classes, and every candidate and score number below
-   *  is that of one problem (docs/MULTICLASS.md). */
+   *  is that of one problem (docs/reference/MULTICLASS.md). */
   classes?: number;
   multiclass?: "joint" | "one-vs-rest";
   multiclassLoss?: "hinge" | "softmax";
@@ -174,7 +174,7 @@ export interface Plan {
   rangeShare: number;
   /** Private category discovery (CSV runs; 0 when none): its μ, the number of columns (label
    *  included) it ran on and its share of the budget; σ and τ of its noisy counts and its δ_τ
-   *  when it ran (docs/PRIVACY.md, "Category discovery"). */
+   *  when it ran (docs/reference/PRIVACY_SCHEMA.md, "Category discovery"). */
   muDiscovery: number;
   discoveryColumns: number;
   discoveryShare: number;
@@ -184,13 +184,13 @@ export interface Plan {
   /** The label's classes discovered (an undeclared text label): their own noisy histogram's μ
    *  and σ, its threshold τ (a class with τ training rows is found half of the time) and
    *  classFoundAt = ⌈τ + 2σ⌉ (found with probability 97.7%): the plan's statement of which class
-   *  sizes it will see (docs/MULTICLASS.md, "Class lists at small n"). */
+   *  sizes it will see (docs/reference/MULTICLASS.md, "Class lists at small n"). */
   classDiscoveryMu?: number;
   classDiscoverySigma?: number;
   classThreshold?: number;
   classFoundAt?: number;
   /** The private schema decisions of a CSV run (kinds, nullable, the label's class source, read
-   *  off noisy cell counts; docs/PRIVACY.md, "The schema"): the number of noisy counts, the share
+   *  off noisy cell counts; docs/reference/PRIVACY_SCHEMA.md, "The schema"): the number of noisy counts, the share
    *  of the budget, its μ and the counts' noise sd. Absent when the schema asks nothing. */
   schemaCoordinates?: number;
   schemaShare?: number;
@@ -233,10 +233,10 @@ export interface Plan {
 }
 
 /** "good": the best candidate's noise floor ratio ≤ 1 (the noise at or below the signal);
- *  "marginal": ≤ pruneRatio; "too little data": above (docs/LEARNERS.md). */
+ *  "marginal": ≤ pruneRatio; "too little data": above (docs/reference/LEARNERS.md). */
 export type PlanVerdict = "good" | "marginal" | "too little data";
 
-/** What a plan means in plain words (docs/LEARNERS.md, "What the plan tells you"). */
+/** What a plan means in plain words (docs/reference/LEARNERS.md, "What the plan tells you"). */
 export interface PlanAdvice {
   verdict: PlanVerdict;
   /** The best (smallest) noiseFloorRatio among the candidates: noise over signal. */
@@ -328,7 +328,7 @@ export interface TrainReport {
   columnRanges: [number, number][] | null;
   /** The same columns' scalings with their per-value map and how each was chosen (declared by
    *  the user, private from the noisy histogram, the public signed-log fallback where the
-   *  histogram supported no range, or the table's pooled span; docs/SCALING.md), null when none. */
+   *  histogram supported no range, or the table's pooled span; docs/design/SCALING.md), null when none. */
   columnScalings: ColumnScaling[] | null;
   rangesPrivate: boolean;
   seeded: boolean;
@@ -355,7 +355,7 @@ export interface LocalRunInfo {
  *  clamp(x/hi, −1, 1) with lo = −hi; signed-log sign(x)·log1p(|x|)/hi with lo = −hi, unclamped. */
 export type ColumnMap = "min-max" | "symmetric" | "signed-log";
 
-/** One column's released scaling (docs/SCALING.md). */
+/** One column's released scaling (docs/design/SCALING.md). */
 export interface ColumnScaling {
   lo: number;
   hi: number;
@@ -364,6 +364,6 @@ export interface ColumnScaling {
    *  by μ_ranges); fallback: no range was supported, the public signed-log transform; pooled: the
    *  column's own histogram supported nothing (or only 0) and the table is on one scale, so it
    *  takes the table's span from the sum of all columns' noisy histograms (covered by μ_ranges;
-   *  docs/SCALING.md, "The table's span"). */
+   *  docs/design/SCALING.md, "The rule", step 5). */
   path: "declared" | "private" | "fallback" | "pooled";
 }

@@ -3,7 +3,7 @@
 // reader (a column summary for the preview; trainCsv/predictCsv/profileCsv read the file again,
 // straight into wasm memory; the training rows are evaluated where trainCsv holds them, not read
 // again), train's onPlan/onProgress events and AbortSignal support. With "Workers: 2" this
-// worker coordinates and the package starts two nested shard workers (docs/SHARDING.md).
+// worker coordinates and the package starts two nested shard workers (docs/reference/SHARDING.md).
 // Protocol in protocol.ts: each request gets zero or more events and then one "result" or
 // "error" ({code, message, …}); no exception escapes as an uncaught error.
 import {

@@ -137,7 +137,7 @@ export interface TrainOutcome {
   released: ReleasedRecord;
   /** Not released, not private: the run count (PrivTune's K) and the time. */
   local: LocalRunInfo;
-  /** The model file (SPEC §5.3, docs/MODEL_FORMAT.md; version 3) with its label and schema. */
+  /** The model file (SPEC §5.3, docs/reference/MODEL_FORMAT.md; version 3) with its label and schema. */
   model: AnyModelFile;
   train: Evaluation;
   test: Evaluation | null;

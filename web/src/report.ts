@@ -99,7 +99,7 @@ export function releasedItems(released: ReleasedRecord): string[] {
   else if (p.selects) items.push(`the noisy score, k, T and σ of all ${r.candidates.length} margin candidates${K >= 3 && !joint ? " of every class" : ""}`);
   else items.push("nothing else (one run at that margin)");
   if (r.columnScalings) {
-    // Per column, the path its scaling took (docs/SCALING.md): each count said, zeros left out.
+    // Per column, the path its scaling took (docs/design/SCALING.md): each count said, zeros left out.
     const count = (path: string) => r.columnScalings!.filter((c) => c.path === path).length;
     const parts = [
       [count("private"), "ranges estimated privately (μ_ranges)"],

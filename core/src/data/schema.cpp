@@ -1,4 +1,4 @@
-// The schema of a table (schema.hpp, docs/DATA.md).
+// The schema of a table (schema.hpp, docs/reference/DATA_PIPELINE.md).
 #include "dpmargin/data/schema.hpp"
 
 #include <algorithm>

@@ -1,6 +1,6 @@
 // The private schema release (schema.hpp): noisy cell counts for the decisions a run reads off
-// the cells. The proof is in docs/PRIVACY.md ("The schema"); the audit's (k) checks it on the
-// production path (docs/AUDIT.md).
+// the cells. The proof is in docs/reference/PRIVACY_SCHEMA.md ("The schema"); the audit's (k) checks it on the
+// production path (docs/reference/AUDIT.md).
 #include <cmath>
 #include <limits>
 

@@ -4,7 +4,7 @@
 #include <cstdint>
 #include <limits>
 
-// Design (docs/KERNELS.md): for each block of 128 rows and each chunk of MC ≤ 4 candidates,
+// Design (docs/reference/KERNELS.md): for each block of 128 rows and each chunk of MC ≤ 4 candidates,
 // one row at a time, the margins against the chunk's weight columns are dot products
 // vectorised along the row (4 columns per vector, MC × S accumulators, one transposing
 // horizontal sum); the coefficients y s·[y s M < c] are formed for the chunk in one vector;

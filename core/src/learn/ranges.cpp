@@ -316,8 +316,8 @@ std::vector<ColumnScaling> scalingsFromNoisyHistograms(const std::vector<double>
     if (!(c.hi > c.lo)) c.hi = c.lo + 1.0;  // cannot happen on this grid; keeps hi > lo in any case
     out[j] = c;
   }
-  // 5. The table's span, for the columns left unresolved (issue 15, docs/SCALING.md "The table's
-  // span"): the sum of the d noisy histograms has noise N(0, d·σ²) per bin. Its bins above 4σ√d
+  // 5. The table's span, for the columns left unresolved (issue 15, docs/design/SCALING.md "The
+  // rule", step 5): the sum of the d noisy histograms has noise N(0, d·σ²) per bin. Its bins above 4σ√d
   // (the zero bin joining at 3σ√d) give one span; when the supported nonzero bins lie within
   // kRangePoolDecades decades and the span holds most of the table's values — a table whose
   // values live on one scale — a column whose own histogram supported nothing (or only the zero
@@ -367,7 +367,7 @@ std::vector<ColumnScaling> scalingsFromNoisyHistograms(const std::vector<double>
   // show kRangePoolMassLcb of n·d: the threshold is min(0.9·n·d, max(0.9·n·d − 2s, 0.5·n·d + 2s)),
   // 0.9·n·d − 2s while s ≤ 10% of n·d, rising back to 0.9·n·d at s = 20%. Where s is a large
   // share of n·d, a noise-supported bin of a table on many scales (the mixed test table at small
-  // n·d) would otherwise pass (docs/SCALING.md).
+  // n·d) would otherwise pass (docs/design/SCALING.md).
   const double spanBins = static_cast<double>(last - first + 1);
   double inside = 0;
   for (std::size_t b = first; b <= last; ++b) inside += pooled[b];

@@ -314,7 +314,7 @@ CandidatePlan planCandidate(const PlanRequest& r, const Plan& plan, double gamma
   c.clipRadius = undistorted ? r.normBound : 2.0 * r.normBound;
   c.sensitivity = hingeSensitivity(c.clipRadius, c.c);
   // The joint multiclass learner: one row's gradient is a K × k matrix of Frobenius norm
-  // ≤ √2·R/c, so Δ = 2√2·R/c (docs/LEARNERS.md), and the noise has k·K coordinates.
+  // ≤ √2·R/c, so Δ = 2√2·R/c (docs/reference/LEARNERS.md), and the noise has k·K coordinates.
   const bool joint = r.jointClasses > 0;
   if (joint) c.sensitivity *= kJointSensitivityFactor;
   const std::uint64_t noiseDims = joint ? c.k * r.jointClasses : c.k;
@@ -437,8 +437,8 @@ bool operator==(const PlanRequest& a, const PlanRequest& b) noexcept {
 double autoMargin(const PlanRequest& r, double muRun) {
   // b/√n is the margin of n points that a unit-norm separator reaches by chance (a public scale);
   // below μ = autoMuKnee the noise dominates and a larger margin (a larger step, since c = γ)
-  // pays, by √(autoMuKnee/μ) (measured across 12 tables and 4 synthetic ones at ε = 0.5:
-  // docs/ACCURACY.md, round 2). Both are public numbers: n, b and μ_run = f(ε, δ, shares, classes).
+  // pays, by √(autoMuKnee/μ) (measured: docs/design/ACCURACY.md, "The default"). Both are
+  // public numbers: n, b and μ_run = f(ε, δ, shares, classes).
   const double scale = std::max(1.0, std::sqrt(r.autoMuKnee / muRun));
   return std::min(r.normBound, r.normBound * scale / std::sqrt(static_cast<double>(r.n)));
 }
@@ -452,7 +452,7 @@ std::uint64_t autoIterations(const PlanRequest& r, double muRun) {
 AutoSelection autoSelection(const PlanRequest& r, double muClass) {
   // The choice pays where its score noise is small against the differences between the three
   // margins' error counts and the runs' share of μ² (97%) costs little: at n·μ_class ≥ ~8,000
-  // with the default autoSelectNoise (docs/ACCURACY.md, "Round 2", the selection).
+  // with the default autoSelectNoise (docs/design/ACCURACY.md, "The selection").
   AutoSelection a;
   if (!(r.autoSelectNoise > 0)) return a;
   a.scoreSd = selectionSplit(muClass, kAutoSelectCandidates, r.autoSelectRunShare, 1.0).scoreSd;
@@ -522,7 +522,7 @@ Plan makePlan(const PlanRequest& request) {
     grid = marginGrid(request.n, request.normBound);
   }
   plan.gridSize = grid.size();
-  // Noise-floor pruning (SPEC §2.9 item 5, docs/PRIVACY.md): keep the largest m such that
+  // Noise-floor pruning (SPEC §2.9 item 5, docs/reference/PRIVACY.md): keep the largest m such that
   // every one of the m largest margins has floor ratio ≤ pruneRatio under the budget split over
   // m; if no m passes, keep b alone. (Every margin is checked, not only the smallest: the ratio
   // usually falls as γ grows, but where a larger γ is projected its Δ jumps 6× — tight c = γ,

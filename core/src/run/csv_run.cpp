@@ -1,5 +1,5 @@
 // A training run on a CSV (CsvRun) and reading a CSV with a model's encoding (CsvRead): the
-// passes over the bytes and every decision between them (run.hpp, docs/DATA_PIPELINE.md).
+// passes over the bytes and every decision between them (run.hpp, docs/reference/DATA_PIPELINE.md).
 #include <algorithm>
 #include <cmath>
 
@@ -138,7 +138,7 @@ bool mayDiscover(const data::SchemaQuestions& q, const data::TableOptions& o, pl
 }  // namespace
 
 void CsvRun::afterScan() {
-  // The schema (docs/PRIVACY.md, "The schema"): what the header and the options decide is
+  // The schema (docs/reference/PRIVACY_SCHEMA.md, "The schema"): what the header and the options decide is
   // public (and its errors come first); what is read off the cells comes from counts of the
   // training rows — exact in a local read (readCsv, the profile: never released), noisy in a
   // private run, released at μ_schema before anything else is drawn.
@@ -214,7 +214,7 @@ void CsvRun::afterCount() {
   double classThreshold = 0;
   if (mode_ == Mode::kPrivate) {
     // The label's classes from a noisy histogram of their own (plan.labelDiscovery), the other
-    // columns' levels from one joint histogram (plan.discovery): docs/PRIVACY.md.
+    // columns' levels from one joint histogram (plan.discovery): docs/reference/PRIVACY_SCHEMA.md.
     const plan::Plan budget = plan::makeBudget(budgetRequest(m_));
     const std::size_t others = label ? m_ - 1 : m_;
     if (others > 0) {

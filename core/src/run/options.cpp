@@ -1,7 +1,7 @@
 // The option table (run.hpp): every option's name, type, default and help, and its typed
 // setter. A new option is a field in run.hpp, an entry in makeSpecs below, its default in
 // rules.hpp and its resolution in resolve.cpp, and its line in wasm/src/types.ts
-// (docs/ARCHITECTURE.md, "How to add an option").
+// (docs/ARCHITECTURE.md, "How a new option travels").
 #include <cmath>
 #include <cstdlib>
 #include <sstream>

@@ -27,7 +27,7 @@ function formatSeconds(t: number): string {
 }
 
 // A plain numeric table of known size is read once (the scan keeps its numbers); other tables
-// are read again to fill the table (docs/CSV.md).
+// are read again to fill the table (docs/reference/CSV.md).
 const PASS_NAMES: Record<CsvProgress["pass"], string> = {
   scan: "reading", count: "counting categories", fill: "reading again",
 };

@@ -25,7 +25,7 @@ export interface CsvHeader {
 }
 
 /** Bytes fed per call: small, so that little more than the header is read (the header is known
- *  once the core's dialect detection has its sample: 41 lines or 64 KiB, docs/CSV.md). */
+ *  once the core's dialect detection has its sample: 41 lines or 64 KiB, docs/reference/CSV_FORMAT.md). */
 const MAX_PIECE = 1 << 12;
 
 export async function csvHeader(core: CoreModule, source: CsvSource,

@@ -8,7 +8,7 @@ import type { CsvByteSource } from "./source.js";
 /** Bytes per read. 1 MiB reads with two reused buffers (the next read in flight while the
  *  reader parses the current chunk) read the 100 MB numeric table of bench/perf in 1.0–1.3 s
  *  against 1.4–1.65 s for Node's 64 KiB read stream, with a lower peak (121 against 141 MB: no
- *  garbage per chunk); docs/PERFORMANCE.md. */
+ *  garbage per chunk); docs/reference/PERFORMANCE.md. */
 const READ_CHUNK = 1 << 20;
 
 /**

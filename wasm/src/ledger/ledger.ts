@@ -1,4 +1,4 @@
-// The privacy ledger: the cumulative guarantee of every run on the same data (docs/PRIVACY.md,
+// The privacy ledger: the cumulative guarantee of every run on the same data (docs/reference/ACCOUNTING.md,
 // "Budget across runs"). Choosing among several runs by their accuracy spends all of them; the
 // ledger makes that visible and, with a cap, refuses a run that would go beyond it. The
 // composition is the core's (accounting/ledger.hpp): exact GDP composition where runs are GDP,

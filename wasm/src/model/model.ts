@@ -36,7 +36,7 @@ export interface ModelLabel {
   classes?: string[];
 }
 
-/** The model file of a binary label (SPEC §5.3, docs/MODEL_FORMAT.md): version 3 is written
+/** The model file of a binary label (SPEC §5.3, docs/reference/MODEL_FORMAT.md): version 3 is written
  *  (version 2 is the same for a binary label; version 1, without `label.classes`, `encoding`
  *  and `schema`, is read). A multiclass label has {@link MulticlassModelFile}. */
 export interface ModelFile {
@@ -53,7 +53,7 @@ export interface ModelFile {
     /** [lo, hi] per feature (applied first, by the map of `columnMaps`), or null. */
     columnRanges: [number, number][] | null;
     /** The per-value map of each range, one per feature (absent: min-max for every column;
-     *  docs/MODEL_FORMAT.md). */
+     *  docs/reference/MODEL_FORMAT.md). */
     columnMaps?: ColumnMap[];
     /** True when the ranges were estimated privately (covered by privacy.muRanges). */
     rangesPrivate: boolean;
@@ -435,7 +435,7 @@ export class Model<F extends AnyModelFile = ModelFile> {
     let dataset: CoreDataset | null = null;
     try {
       unwrap(read.start(core, encoding, classes, split.rows));
-      expectSize(read, source);  // a plain numeric file is then read once (docs/CSV.md)
+      expectSize(read, source);  // a plain numeric file is then read once (docs/reference/CSV.md)
       await runPasses(read, source, split.signal, split.onProgress);
       dataset = new this.#core.Dataset();
       unwrap(read.takeDataset(dataset));
@@ -514,7 +514,7 @@ export class Model<F extends AnyModelFile = ModelFile> {
     return { scores, labels: Int8Array.from(labels) } as PredictionsOf<F>;
   }
 
-  /** The model file (SPEC §5.3; docs/MODEL_FORMAT.md, docs/MULTICLASS.md). */
+  /** The model file (SPEC §5.3; docs/reference/MODEL_FORMAT.md, docs/reference/MULTICLASS.md). */
   toJSON(): F {
     return structuredClone(this.#file);
   }

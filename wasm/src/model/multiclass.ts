@@ -1,4 +1,4 @@
-// The multiclass part of the model file (docs/MULTICLASS.md, docs/MODEL_FORMAT.md): K weight
+// The multiclass part of the model file (docs/reference/MULTICLASS.md, docs/reference/MODEL_FORMAT.md): K weight
 // vectors, one per class, and the class names; how they were trained (`multiclass`: one joint
 // model with ONE selection record, or one-vs-rest with one per class). Version 3 is written;
 // version 2 (one-vs-rest only) is read. Kept apart from model.ts, which holds what binary and

@@ -1,7 +1,7 @@
 // Messages between the coordinating thread (train.ts) and a shard worker (shard_service.ts).
 // Every request gets exactly one reply, in order. Only sums over the shard's rows come back
 // (and, after training when asked, the released model's predictions of them); noise, randomness
-// and selection never leave the coordinator (docs/SHARDING.md).
+// and selection never leave the coordinator (docs/reference/SHARDING.md).
 
 /** How a shard worker finds the WebAssembly binary: the bytes, or a URL, or its default. */
 export interface ShardInit { type: "init"; wasmBinary?: ArrayBuffer; wasmUrl?: string }
@@ -12,7 +12,7 @@ export type ShardMessage =
    *  a row of none); the buffers are transferred, not copied. */
   | { type: "load"; rows: number; width: number; x: Float32Array; y: Int8Array }
   /** One-vs-rest between two problems: the next problem's ±1 labels of the shard's rows (the
-   *  rows stay; docs/MULTICLASS.md). */
+   *  rows stay; docs/reference/MULTICLASS.md). */
   | { type: "labels"; y: Int8Array }
   /** `classes`: 0, or K of a joint multiclass step (K weight columns per candidate; the rows'
    *  labels are class codes), with its `loss`. */

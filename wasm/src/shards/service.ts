@@ -1,4 +1,4 @@
-// The shard side of row sharding (docs/SHARDING.md), independent of the messaging API: a shard
+// The shard side of row sharding (docs/reference/SHARDING.md), independent of the messaging API: a shard
 // worker entry (shard.worker.ts in browsers, shard_node.ts in Node) forwards messages here.
 // It holds its rows in its own wasm instance and answers with sums over them, nothing else —
 // and, after training and only when asked, the released model's predictions of its rows (the

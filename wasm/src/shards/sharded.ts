@@ -1,4 +1,4 @@
-// Training with the prepared rows split over worker threads (docs/SHARDING.md). The calling
+// Training with the prepared rows split over worker threads (docs/reference/SHARDING.md). The calling
 // thread keeps the coordinator — the core Trainer with the plan, the generator, the iterates,
 // the noise and the selection — and the shard workers only return sums over their rows: the
 // partial hinge-gradient sums at the current weights, and error counts. The coordinator adds

@@ -19,7 +19,7 @@ export interface TrainingData {
   /**
    * A multiclass label: the names of its K = 3…50 classes (public: declared, not read off the
    * data), in the order of the codes in `labels`. Training then runs one-vs-rest — one binary
-   * problem per class, all under the one (ε, δ) (docs/MULTICLASS.md). Omit it for a binary label.
+   * problem per class, all under the one (ε, δ) (docs/reference/MULTICLASS.md). Omit it for a binary label.
    */
   classes?: string[];
 }

@@ -29,7 +29,7 @@ export interface TrainOptions extends MethodOptions, PreprocessingOptions {
    * the prepared rows are split into N contiguous shards held by N worker threads (Web Workers
    * in browsers, worker_threads in Node); per iteration each returns its partial gradient sum
    * and this thread adds them and the noise once. Same mechanism, same privacy; seeded runs
-   * equal the one-thread run up to the order of floating-point additions (docs/SHARDING.md).
+   * equal the one-thread run up to the order of floating-point additions (docs/reference/SHARDING.md).
    */
   workers?: number;
   /** The resolved plan, once, before the first iteration (every default applied). */

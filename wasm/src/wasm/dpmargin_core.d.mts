@@ -80,7 +80,7 @@ export interface CoreTrainResult {
   rangesPrivate: boolean;
 }
 
-/** What the coordinating trainer needs next from its shards (docs/SHARDING.md). */
+/** What the coordinating trainer needs next from its shards (docs/reference/SHARDING.md). */
 export type CoreShardRequest =
   | { kind: "setup"; k: number; clipRadius: number; phi: Float32Array | null; c: Float64Array; classes: number; loss: string }
   | { kind: "gradients"; k: number; m: number; weights: Float32Array }

@@ -2,7 +2,7 @@
 // rows shown while it reads, with a Cancel); then the column table: one row per column with the
 // kind the core proposes (from the header names and the kind of the cells only), what the file
 // holds (local), and an editor per column — kind, missing handling, nullable, categories. The
-// choices are the run's schema (docs/PRIVACY.md "The schema"): public because the user declares
+// choices are the run's schema (docs/reference/PRIVACY_SCHEMA.md "The schema"): public because the user declares
 // them here, and sent to the package as `schema`. Nothing read off the values reaches a model:
 // the label is pre-selected only when the core proposes it by its header name (otherwise Train
 // stays disabled until the user picks one), and the positive class is the user's choice or the
@@ -53,7 +53,7 @@ export interface DataSelection {
 const DELIMITERS: Record<string, string> = { ",": "comma", ";": "semicolon", "\t": "tab", "|": "pipe" };
 const IDENTIFIER = /^(|id|index|rownames|row_?names|unnamed: ?0|.*_id|.*[a-z]Id)$/;
 
-/** The core's kind rule for a column that is not the label (docs/DATA_PIPELINE.md "The schema"). */
+/** The core's kind rule for a column that is not the label (docs/reference/DATA_PIPELINE.md "The schema"). */
 function proposedKind(c: ColumnSummary): { kind: Kind; reason: string } {
   const present = c.numbers + c.text + c.nonFinite;
   if (IDENTIFIER.test(c.name) || /^id$/i.test(c.name)) return { kind: "ignore", reason: "header name reads like an identifier" };

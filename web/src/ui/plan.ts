@@ -38,7 +38,7 @@ function renderPlan(output: HTMLElement, plan: Plan): void {
     el("caption", {}, `Per margin candidate (${plan.selector}, ${plan.calibration} calibration)`),
     el("thead", {}, el("tr", {}, ...head.map((h) => el("th", { scope: "col" }, h)))),
     el("tbody", {},
-      // Pruned margins (public rule, docs/PRIVACY.md): listed so the whole grid Γ is visible.
+      // Pruned margins (public rule, docs/reference/PRIVACY.md): listed so the whole grid Γ is visible.
       ...plan.pruned.map((g) => el("tr", { class: "pruned" }, el("td", {}, fmt(g)),
         el("td", { colspan: "8" }, `pruned: noise floor 2Δ√k/(n·μ_run) > ${fmt(plan.pruneRatio)}`))),
       ...plan.candidates.map((c) => el("tr", {},

@@ -43,7 +43,7 @@ export function readOptions(): WireTrainOptions {
     intercept: $<HTMLInputElement>("intercept").checked,
     rowNormalization: choice<NonNullable<WireTrainOptions["rowNormalization"]>>("row-normalization"),
     normBound: number("norm-bound"),
-    // Threads holding the rows: the same mechanism and privacy either way (docs/SHARDING.md).
+    // Threads holding the rows: the same mechanism and privacy either way (docs/reference/SHARDING.md).
     workers: Number(choice("workers")),
   };
   options.rangeShare = privateRanges ? number("range-share") : 0;  // 0: off (the API's default is on)
@@ -114,7 +114,7 @@ export interface SettingsView {
 
 export function setupSettings(client: WorkerClient, onChange: () => void): SettingsView {
   // Two workers where the machine has a second core: same mechanism and privacy, and on the
-  // benchmark's real tables 1.2–1.4× faster in Chromium (docs/PERFORMANCE.md).
+  // benchmark's real tables 1.2–1.4× faster in Chromium (docs/reference/PERFORMANCE.md).
   $<HTMLSelectElement>("workers").value = (navigator.hardwareConcurrency ?? 1) >= 2 ? "2" : "1";
   let shape: { n: number; d: number } | null = null;
   let timer: ReturnType<typeof setTimeout> | undefined;

@@ -1,4 +1,4 @@
-// Private discovery of category and class lists (SPEC §2.11, docs/PRIVACY.md "Category
+// Private discovery of category and class lists (SPEC §2.11, docs/reference/PRIVACY_SCHEMA.md "Category
 // discovery"): Gaussian partition selection over m columns at once.
 //
 // Every value present in a column is a partition; its count gets N(0, σ²) noise and the value is
@@ -8,7 +8,7 @@
 // only one neighbour holds has count 1 there (it is the replaced row's); there are at most m of
 // them, and with τ = 1 + σ·Φ̄⁻¹(δ_τ/m) the chance that any is kept is at most δ_τ.
 //
-// The composition (docs/PRIVACY.md, "Category discovery"): let M̃ be the run that never keeps a
+// The composition (docs/reference/PRIVACY_SCHEMA.md, "Category discovery"): let M̃ be the run that never keeps a
 // value only one neighbour holds — μ-GDP with μ² = μ_discovery² + μ_rest², and equal to the run
 // M on the event A̅ that none is kept, whose probability is at least 1 − δ_τ whatever else
 // happens (those values' noise is drawn apart from everything else). Then for every event S,

@@ -1,4 +1,4 @@
-// The privacy ledger: the cumulative guarantee of several runs on the same data (docs/PRIVACY.md,
+// The privacy ledger: the cumulative guarantee of several runs on the same data (docs/reference/ACCOUNTING.md,
 // "Budget across runs"). Each run's record is public (its plan's ε, δ, μ, deltaGdp); the total
 // composes them exactly where they are GDP and by basic composition otherwise.
 #pragma once

@@ -18,7 +18,7 @@ std::uint64_t ngdIterationsPaper(std::uint64_t n, double muRun);
 std::uint64_t ngdIterationsBound(std::uint64_t n, double muRun, std::uint64_t k, double tol);
 
 // The relative slack κ(n) by which the gradient kernel's floating-point sums can exceed the
-// exact replace-one sensitivity (docs/PRIVACY.md, "Floating point"): replacing one of n rows
+// exact replace-one sensitivity (docs/reference/PRIVACY.md, "Floating point"): replacing one of n rows
 // moves the COMPUTED summed gradient by at most Δ·(1 + κ(n)). Rows are summed in float within
 // blocks of 128 (recursive summation: per coordinate ≤ γ₁₂₇·Σ|terms|, γ_m = m·u/(1 − m·u),
 // u = 2⁻²⁴; each row's term has norm ≤ R), the block totals in double with Kahan compensation

@@ -16,7 +16,7 @@
 // the row cap), the header, and per column a bounded summary (pass 1) or a dictionary (pass 2).
 // Every failure is a dpmargin::Error with a stable code (CSV_PARSE, RAGGED_ROW, NON_NUMERIC,
 // NON_FINITE, MISSING_VALUE, …), a message naming the line and column, and the same facts in
-// Error::location(). docs/CSV.md states the dialect rules, the cell classes and the errors.
+// Error::location(). docs/reference/CSV_FORMAT.md states the dialect rules and the cell classes, CSV.md the errors.
 #pragma once
 
 #include <cstddef>
@@ -47,7 +47,7 @@ struct CsvOptions {
   char delimiter = 0;  // ',' ';' '\t' '|', or 0: detected among delimiterCandidates
   // '.' or ',' (declared: only that mark), or 0: the default rule — '.' in a file delimited by
   // ',', else either mark per cell (kEitherDecimal): a function of the header line, never of
-  // the rows (docs/PRIVACY.md, "The schema").
+  // the rows (docs/reference/PRIVACY_SCHEMA.md, "The schema").
   char decimal = 0;
   CsvEncoding encoding = CsvEncoding::kUtf8;  // a UTF-8 byte order mark overrides it
   std::string delimiterCandidates = ",;\t|";
@@ -59,7 +59,7 @@ struct CsvOptions {
   // distinctTotalBytes. A column whose cells have all been numbers so far stops at
   // numericDistinctCap instead: a label has at most 50 classes (plan::kMaxClasses), so 64
   // keeps every label's values exact, and on wide numeric tables (784 pixel columns of ≤ 256
-  // values each) the lookups in hundreds of cold tables were 85% of the scan (docs/PERFORMANCE.md).
+  // values each) the lookups in hundreds of cold tables were 85% of the scan (docs/reference/PERFORMANCE.md).
   std::size_t distinctCap = 256;
   std::size_t numericDistinctCap = 64;
   std::size_t distinctBytes = std::size_t{1} << 14;

@@ -1,4 +1,4 @@
-// From a resolved schema to the model's feature columns (docs/DATA.md, "Encoding"), and the
+// From a resolved schema to the model's feature columns (docs/reference/DATA_PIPELINE.md, "Encoding"), and the
 // category discovery that some encodings need first.
 //
 //   numeric      one column (its raw value; a missing cell → the public constant `fill`), plus

@@ -1,9 +1,9 @@
-// The schema of a table (docs/DATA.md): what every column of a CSV is — ignored, numeric,
+// The schema of a table (docs/reference/DATA_PIPELINE.md): what every column of a CSV is — ignored, numeric,
 // categorical or the label — how its missing cells are handled, and where its category list
 // comes from. It is decided once, from the caller's choices (TableOptions) and the header, and
 // where the caller chose nothing, from the cell classes of pass 1 (numbers, text, missing).
 //
-// Privacy (docs/PRIVACY.md, "The schema"): the schema is the public domain of the mechanism —
+// Privacy (docs/reference/PRIVACY_SCHEMA.md, "The schema"): the schema is the public domain of the mechanism —
 // column names, kinds, whether a column may be missing. Every default here is read from the
 // header names or from the kind of a column's cells (never from their values); it is shown
 // before training (the app's column table, the CLI's --json), stored in the model file, and can
@@ -56,7 +56,7 @@ inline constexpr std::uint64_t kDefaultHashBuckets = 16;
 inline constexpr std::uint64_t kMaxHashBuckets = 1024;
 inline constexpr std::size_t kMaxDeclaredCategories = 10000;
 inline constexpr std::size_t kMaxClasses = 50;
-// The rules of the decisions read off the cells (docs/PRIVACY.md, "The schema"), each a
+// The rules of the decisions read off the cells (docs/reference/PRIVACY_SCHEMA.md, "The schema"), each a
 // comparison of counts over the training rows — noisy in a private run, exact in a local view:
 // - a column with fewer present (non-missing) cells than kEmptyShare·n, by more than
 //   kNullableSds noise sds of that count (0 when exact), is left out;
@@ -198,7 +198,7 @@ const std::vector<std::string>& binaryPositiveSpellings();
 
 // The exact counts of the scan's training rows (ColumnSummary::training).
 SchemaEvidence exactEvidence(const CsvScan& scan);
-// The private release (docs/PRIVACY.md, "The schema"): every count a question reads — (text,
+// The private release (docs/reference/PRIVACY_SCHEMA.md, "The schema"): every count a question reads — (text,
 // missing) of each column with a question, the label's notBinary — plus N(0, σ²) from the run's
 // generator (the hardened sampler), σ = √coordinates/μ_schema. Replacing one row moves each of
 // these counts by at most 1, so the vector has L2 sensitivity √coordinates and the release is

@@ -1,4 +1,4 @@
-// Reading a CSV into a learn::Dataset (docs/DATA.md): the passes over the bytes and what
+// Reading a CSV into a learn::Dataset (docs/reference/DATA_PIPELINE.md): the passes over the bytes and what
 // happens between them. The caller (run::CsvRun, the bindings' CSV reader) feeds the same
 // bytes once per pass, in chunks of any size:
 //

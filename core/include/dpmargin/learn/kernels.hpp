@@ -1,7 +1,7 @@
 // The noisy-GD gradient kernel (SPEC §2.4): the summed hinge gradients of m candidates in
 // lockstep (m = 1 for a projected base run), read by every Shard. Portable C++17: 128-bit GCC/Clang vector
 // extensions, which compile to SSE2 natively and to SIMD128 under Emscripten, so the native and
-// wasm builds execute the same instruction mix (docs/KERNELS.md).
+// wasm builds execute the same instruction mix (docs/reference/KERNELS.md).
 #pragma once
 
 #include <cstddef>

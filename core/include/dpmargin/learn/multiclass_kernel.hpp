@@ -1,5 +1,5 @@
-// The joint multiclass learner's gradient kernel and its error count (docs/MULTICLASS.md, "The
-// joint learner"; docs/LEARNERS.md for the sensitivity). Read by every Shard when a step trains
+// The joint multiclass learner's gradient kernel and its error count (docs/reference/MULTICLASS.md, "The
+// joint learner"; docs/reference/LEARNERS.md for the sensitivity). Read by every Shard when a step trains
 // K ≥ 3 classes jointly; the binary hinge kernel (kernels.hpp) is untouched.
 #pragma once
 

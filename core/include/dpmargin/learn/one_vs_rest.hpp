@@ -1,5 +1,5 @@
 // Training a label of K classes under ONE (ε, δ) — the one training object of every label
-// (docs/MULTICLASS.md):
+// (docs/reference/MULTICLASS.md):
 //  - the joint learner (settings.plan.jointClasses = K, the default for K ≥ 3): ONE run of the
 //    Trainer on the K × k weight matrix, the rows' labels holding their class codes (−1: none of
 //    the classes); the shards run the multiclass kernel (multiclass_kernel.hpp);
@@ -7,15 +7,15 @@
 //    rest), each a full run of the Trainer (M*, or a fixed margin) on the same prepared rows;
 //  - a binary label as the case of one problem, exactly the Trainer's run.
 // The rest of this comment is about one-vs-rest; the joint learner's privacy is in
-// docs/LEARNERS.md ("The joint multiclass learner").
+// docs/reference/LEARNERS.md ("The joint multiclass learner").
 //
-// Privacy (docs/PRIVACY.md, "Multiclass"): replacing one row can change that row in every one
+// Privacy (docs/reference/PRIVACY.md, "Multiclass"): replacing one row can change that row in every one
 // of the K problems, so the K runs are K mechanisms on the same data, and they compose exactly
 // in GDP: μ_train² = Σ_k μ_class² = K·μ_class². The plan (plan.request.classes = K) gives each
 // problem μ_class = μ_train/√K; the private column ranges are estimated once, for the whole run,
 // with μ_ranges (μ² = μ_ranges² + μ_train²), on the first problem, and reused by the others.
 //
-// Driving is the Trainer's (docs/SHARDING.md): advance() on the local table, or request() /
+// Driving is the Trainer's (docs/reference/SHARDING.md): advance() on the local table, or request() /
 // answer*() with the rows in shards. Between two problems the request is kLabels: the shards
 // take the new ±1 labels of their rows (the rows themselves stay where they are).
 #pragma once

@@ -1,4 +1,4 @@
-// Column scaling (SPEC §3, docs/SCALING.md): each raw column is mapped by one per-value function
+// Column scaling (SPEC §3, docs/design/SCALING.md): each raw column is mapped by one per-value function
 // before the row operation. The function's parameters are declared public by the user, or
 // estimated privately with a Gaussian mechanism on histograms over a PUBLIC signed log-scale bin
 // grid; where the noisy histogram does not support a range, the column gets a public per-value
@@ -117,7 +117,7 @@ std::vector<double> noisyColumnHistograms(const float* x, std::size_t n, std::si
 double histogramSigma(std::size_t d, double mu);  // √(2d)/μ
 
 // How the noisy histograms become scalings: post-processing only (no privacy cost); every
-// constant is public. Chosen by measurement (bench/scaling/run.sh, docs/SCALING.md):
+// constant is public. Chosen by measurement (bench/scaling/run.sh, docs/design/SCALING.md):
 //  1. A bin is supported when its noisy count exceeds 4σ (a pure-noise bin passes with
 //     probability 3.2e-5; 123 bins a column). Failing that, the zero bin alone — one bin named in
 //     advance, not a search — is supported at 3σ (1.3e-3): sparse and 0/1 columns at small n.

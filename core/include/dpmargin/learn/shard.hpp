@@ -1,4 +1,4 @@
-// A shard of prepared training rows (docs/SHARDING.md). The trainer (the coordinator) never
+// A shard of prepared training rows (docs/reference/SHARDING.md). The trainer (the coordinator) never
 // reads rows itself: it asks one or more shards for sums over their rows — the hinge gradient
 // sums of noisy GD and the error counts of the selection scores — and adds them up. Noise,
 // randomness, selection and everything released stay in the coordinator; a shard only computes

@@ -2,7 +2,7 @@
 // PrivTune) and a fixed-margin JL-GD run, as one resumable state machine so that callers can
 // report progress and cancel between calls to advance().
 //
-// The trainer is the coordinator of docs/SHARDING.md: it owns the plan, the schedule, the
+// The trainer is the coordinator of docs/reference/SHARDING.md: it owns the plan, the schedule, the
 // generator (Φ, gradient noise, score noise), the iterates and the selection, and reads rows
 // only through sums it asks for — "set up this step", "the summed hinge gradients at W", "the
 // error counts of these weights". advance() answers them with one local Shard over the whole

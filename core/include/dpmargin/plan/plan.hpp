@@ -17,7 +17,7 @@ namespace dpmargin::plan {
 // the whole budget (the paper's Table 1 baselines, which assume a known margin); Auto: unprojected
 // noisy GD at a public margin γ₀ computed from (n, b, μ) alone — one run with the whole budget,
 // or, when the table is large enough for a cheap choice (autoSelects), an Iter over the three
-// public margins {γ₀/f, γ₀, f·γ₀} whose runs get 97% of μ² (docs/ACCURACY.md, "auto").
+// public margins {γ₀/f, γ₀, f·γ₀} whose runs get 97% of μ² (docs/design/ACCURACY.md, "The selection").
 enum class Selector { kIter, kPrivTune, kFixed, kAuto };
 
 // Selectors over the paper's margin grid Γ (iter, privtune): the ones noise-floor pruning is for.
@@ -26,9 +26,9 @@ inline bool searchesGrid(Selector s) noexcept { return s == Selector::kIter || s
 inline constexpr std::uint64_t kAutoSelectCandidates = 3;
 enum class Calibration { kTight, kPaper };          // SPEC §2.9
 enum class ScoreKind { kEmpirical, kPopulation };  // SPEC §2.5
-// Data-independent pruning of hopeless margins (SPEC §2.9 item 5; docs/PRIVACY.md).
+// Data-independent pruning of hopeless margins (SPEC §2.9 item 5; docs/reference/PRIVACY.md).
 enum class Pruning { kNone, kNoiseFloor };
-// A label of K ≥ 3 classes (docs/MULTICLASS.md): one joint noisy GD on the K × k weight matrix
+// A label of K ≥ 3 classes (docs/reference/MULTICLASS.md): one joint noisy GD on the K × k weight matrix
 // (one mechanism at μ_train; a row's gradient touches the K rows of W with Frobenius norm
 // ≤ √2·R/c, so Δ = 2√2·R/c), or K binary one-vs-rest problems at μ_train/√K each.
 enum class Multiclass { kJoint, kOneVsRest };
@@ -80,7 +80,7 @@ struct PlanRequest {
   double jlFailure = 1e-6;     // β, total JL failure probability (run::resolve: 1/n², the paper's)
   std::uint64_t maxIterations = 200;
   double margin = 0.0;         // γ of Selector::kFixed (required there, must be 0 otherwise)
-  // Selector::kAuto's rule (public numbers only; run::resolve sets them, docs/ACCURACY.md).
+  // Selector::kAuto's rule (public numbers only; run::resolve sets them, docs/design/ACCURACY.md).
   // Runs without projection (k = d) at μ_run, with the margin γ₀ = min(b, b·max(1,
   // √(autoMuKnee/μ_run))/√n) and T = min(T_bound(5%), max(autoMinIterations,
   // ⌈autoIterationsPerMu·μ_run⌉), maxIterations). One run at γ₀ with μ_run = μ_class, unless
@@ -106,7 +106,7 @@ struct PlanRequest {
   // (a CSV run whose kinds or label classes are decided privately): μ then comes from
   // (ε, 0.9·δ) whether or not it does discover, so the budget never depends on a noisy decision.
   bool discoveryPossible = false;
-  // The private schema decisions of a CSV run (data/schema.hpp, docs/PRIVACY.md "The schema"):
+  // The private schema decisions of a CSV run (data/schema.hpp, docs/reference/PRIVACY_SCHEMA.md "The schema"):
   // a Gaussian release of schemaCoordinates cell counts, each moved by at most 1 by a replaced
   // row, so σ_schema = √schemaCoordinates/μ_schema (0: none). GDP selectors: μ_schema² =
   // schemaShare·μ². PrivTune (not GDP): the schema runs at (s·ε, s·δ), PrivTune at the rest
@@ -115,7 +115,7 @@ struct PlanRequest {
   double schemaShare = 0.0;
   // The last of the discoveryColumns is the label (its classes discovered): it gets a noisy
   // histogram of its own with kLabelDiscoveryShare of μ_discovery² (the other columns the rest,
-  // jointly), instead of a 1/m part of one joint histogram — docs/PRIVACY.md, "Category
+  // jointly), instead of a 1/m part of one joint histogram — docs/reference/PRIVACY_SCHEMA.md, "Category
   // discovery". Alone (discoveryColumns = 1) it has all of μ_discovery either way.
   bool discoveryLabel = false;
   // Utility-only knobs (public, data-independent; none changes privacy): D in the step size
@@ -133,7 +133,7 @@ struct PlanRequest {
   // The joint multiclass learner (Multiclass::kJoint): K = jointClasses ≥ 3 classes trained by
   // ONE noisy GD on a K × k weight matrix (0: none — a binary label or one-vs-rest). `classes`
   // is then 1 (one mechanism at μ_train). Every candidate's sensitivity is √2 × the binary
-  // hinge's, Δ = 2√2·R/c (docs/LEARNERS.md, "The joint multiclass learner"), and its noise has
+  // hinge's, Δ = 2√2·R/c (docs/reference/LEARNERS.md, "The joint multiclass learner"), and its noise has
   // k·K coordinates (the step size, T's tight bound and the noise-floor ratio use k·K).
   std::uint64_t jointClasses = 0;
   JointLoss jointLoss = JointLoss::kSoftmax;
@@ -142,7 +142,7 @@ struct PlanRequest {
 // Share of μ_discovery² given to the label's own histogram when other columns are discovered too
 // (the label's σ = √2/(√s·μ_discovery) against √(2m)/μ_discovery in one joint histogram of m
 // columns). With run::kClassDiscoveryShare = 0.3 of μ² for discovery, the other columns keep the
-// 0.1 of μ² they have without a discovered label (docs/MULTICLASS.md, "Class lists at small n").
+// 0.1 of μ² they have without a discovered label (docs/reference/MULTICLASS.md, "Class lists at small n").
 inline constexpr double kLabelDiscoveryShare = 2.0 / 3.0;
 
 // The joint learner's factor on the binary hinge's replace-one sensitivity 2R/c: a row's
@@ -244,7 +244,7 @@ inline constexpr double kSchemaShareMin = 0.01;
 inline constexpr double kSchemaShareMax = 0.10;
 double defaultSchemaShare(const PlanRequest& request);
 
-// Plain-language advice on a plan (docs/LEARNERS.md, "What the plan tells you"): a function of
+// Plain-language advice on a plan (docs/reference/LEARNERS.md, "What the plan tells you"): a function of
 // the plan only — public numbers, no data. The criterion is each candidate's noiseFloorRatio
 // 2Δ√k/(n·μ_run), the ratio of the gradient noise floor to the signal (the pruning rule's).
 enum class Verdict { kGood, kMarginal, kTooLittleData };

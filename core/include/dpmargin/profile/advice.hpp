@@ -1,4 +1,4 @@
-// What a margin profile means for the user's choice (docs/MARGIN_PROFILE.md, "Advice"): how many
+// What a margin profile means for the user's choice (docs/reference/MARGIN_PROFILE.md, "Advice"): how many
 // rows stand in the way of linear separability, and whether the margin learners can expect a
 // large margin — the curve's margin set against the public margin γ₀ at which the default
 // learner (selector auto) trains for this n and ε (plan::autoMargin).

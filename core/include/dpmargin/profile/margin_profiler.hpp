@@ -27,7 +27,7 @@
 // remaining rows, within a relative gapTolerance/2 of it once the hard-margin fits are in use.
 // Caveat: at a hard-margin optimum the support vectors tie at the minimum margin, so which of
 // them a batch removes is decided by the solver's tolerance; the curve's first positive point
-// is stable, but its later course varies with the tolerance (docs/MARGIN_PROFILE.md).
+// is stable, but its later course varies with the tolerance (docs/reference/MARGIN_PROFILE.md).
 // Cost: one fit per batch, so at most (maxRefitsPerStep + 1) × (grid size − 1) + 1 fits (13
 // on the default grid for data that stays non-separable). Rows are read in sparse form when
 // few entries are nonzero (linear_svm.hpp).

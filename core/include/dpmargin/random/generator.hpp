@@ -8,7 +8,7 @@
 //               under Emscripten, which calls crypto.getRandomValues in browsers and Node.
 //  - seeded(s): a key derived from the integer seed. Deterministic: the word stream is
 //               identical natively and in wasm (floating-point samples drawn from it can differ
-//               in the last bits, glibc vs musl libm; docs/RANDOMNESS.md). NOT differentially
+//               in the last bits, glibc vs musl libm; docs/reference/RANDOMNESS.md). NOT differentially
 //               private: every output made with it must say `seeded: true` ("not private:
 //               seeded").
 #pragma once

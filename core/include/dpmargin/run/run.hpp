@@ -49,12 +49,12 @@ struct Options {
   std::optional<double> normBound;
   std::optional<std::vector<learn::ColumnRange>> columnRanges;
   // The per-value map of each declared range (default min-max); a model file's released
-  // scalings come back through it (docs/SCALING.md).
+  // scalings come back through it (docs/design/SCALING.md).
   std::optional<std::vector<learn::ScalingMap>> columnMaps;
   std::optional<double> rangeShare;
-  // Private category discovery: its share of the GDP budget (docs/DATA.md).
+  // Private category discovery: its share of the GDP budget (docs/reference/DATA_PIPELINE.md).
   std::optional<double> discoveryShare;
-  // The private schema decisions of a CSV run: their share of the budget (docs/PRIVACY.md).
+  // The private schema decisions of a CSV run: their share of the budget (docs/reference/PRIVACY.md).
   std::optional<double> schemaShare;
   // The table (CSV input only): label, classes, columns, missing values, dialect, schema.
   data::TableOptions table;
@@ -165,9 +165,9 @@ plan::Plan planForTable(const Options& options, std::uint64_t n, std::uint64_t f
 // The generator a resolved run uses: seeded (NOT private) when it has a seed, else the CSPRNG.
 random::Generator makeGenerator(const learn::TrainSettings& settings);
 
-// Share of the budget for category discovery when some is needed (docs/DATA.md), and when the
+// Share of the budget for category discovery when some is needed (docs/reference/DATA_PIPELINE.md), and when the
 // label's classes are discovered (its own histogram gets ⅔ of it with other columns, all of it
-// alone). A larger share finds more small classes (docs/MULTICLASS.md "Class lists at small n":
+// alone). A larger share finds more small classes (docs/reference/MULTICLASS.md "Class lists at small n":
 // 0.3 on Soybean) but costs every binary text label ~13% of μ_train, and the class count is not
 // known before the discovery: the default stays 0.1; `discoveryShare` raises it.
 inline constexpr double kDiscoveryShare = 0.1;
@@ -175,7 +175,7 @@ inline constexpr double kClassDiscoveryShare = 0.1;
 // "auto" categories are discovered when the threshold τ is at most this share of the rows.
 inline constexpr double kAutoDiscoverRowShare = 0.05;
 
-// A training run on a CSV (docs/DATA.md, "One run"): the caller feeds the file's bytes once per
+// A training run on a CSV (docs/reference/DATA_PIPELINE.md, "One run"): the caller feeds the file's bytes once per
 // pass — while (pass() != kDone) { feed(…)…; endPass(); } — and the run decides everything in
 // between: the schema after the scan, category discovery (under the budget) after the counting
 // pass, the encoding and the Dataset for the fill. Then settings(), dataset() and the label

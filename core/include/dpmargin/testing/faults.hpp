@@ -1,4 +1,4 @@
-// FOR THE EMPIRICAL PRIVACY AUDIT ONLY (tests/audit, docs/AUDIT.md): deliberately broken
+// FOR THE EMPIRICAL PRIVACY AUDIT ONLY (tests/audit, docs/reference/AUDIT.md): deliberately broken
 // mechanisms, so the audit can show that it catches them on the production code.
 //
 // The product is compiled WITHOUT `DPMARGIN_AUDIT_FAULTS`: there `DPMARGIN_FAULTS` is a

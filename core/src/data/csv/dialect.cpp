@@ -126,7 +126,7 @@ CsvNewline detectNewline(const char* data, std::size_t size, bool final,
 
 // The delimiter that splits the header line — the first row that is not blank — into the most
 // fields (ties to the earlier candidate; ',' for a one-column header). The header is public;
-// data rows are not read, so one row can never change how every row is split (docs/PRIVACY.md,
+// data rows are not read, so one row can never change how every row is split (docs/reference/PRIVACY_SCHEMA.md,
 // "The schema").
 char detectDelimiter(const char* data, std::size_t size, bool final,
                      const std::string& candidates) {
