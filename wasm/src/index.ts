@@ -24,7 +24,7 @@ export type * from "./types.js";
 export { LOCAL_NOTE } from "./train/report.js";
 export { Model } from "./model/model.js";
 export { PrivacyLedger, ledgerRun } from "./ledger/ledger.js";
-// What a released record may hold (docs/PRIVACY.md): apps that publish a run's report or model
+// What a released record may hold (docs/reference/PRIVACY.md): apps that publish a run's report or model
 // check what they assemble against the same list.
 export { checkReleased, releasedPaths } from "./release.js";
 export type { LedgerFile, LedgerRun, LedgerTotal } from "./ledger/ledger.js";
