@@ -28,7 +28,7 @@
 #include "../scaling/rule.hpp"
 #include "args.hpp"
 #include "options.hpp"
-#include "table.hpp"
+#include "csv_table.hpp"
 
 using namespace dpmargin;
 
