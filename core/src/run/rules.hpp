@@ -10,29 +10,30 @@
 
 namespace dpmargin::run::detail {
 
-// ---- The defaults, each chosen by measurement or by the paper (docs/ACCURACY.md) ----
-// Iterations cap: T changes utility and time, never privacy (σ scales with √T); over 10 public
-// tables at ε = 1, T = 200 is within 0.2 points (mean) of T = 400 and of 1000, at a fifth of
-// the time.
+// ---- The defaults, each chosen by measurement or by the paper ----
+// The measurements behind each are in docs/ACCURACY.md ("The defaults and why") and the table of
+// docs/LEARNERS.md ("Choices and defaults"); the numbers live there, not here.
+// Iterations cap: T changes utility and time, never privacy (σ scales with √T); 200 is level
+// with larger T at a fraction of the time.
 inline constexpr std::uint64_t kMaxIterations = 200;
 // Selector "auto" (the default with calibration tight; docs/ACCURACY.md, "auto"): unprojected
 // runs at the public margin γ₀ = b·max(1, √(kAutoMuKnee/μ_run))/√n, for
 // T = max(kAutoMinIterations, ⌈kAutoIterationsPerMu·μ_run⌉) iterations up to kAutoMaxIterations:
 // one run with the whole training budget (μ_run = μ_class), or on a large table the selection
-// below. Over 10 public tables at ε ∈ {0.5, 1, 2} it beats Iter, which pays for its choice among
-// ~10 margins with μ/√(2m) per run (docs/ACCURACY.md).
+// below — instead of Iter, which pays for its choice among ~10 margins with μ/√(2m) per run
+// (docs/ACCURACY.md, "Issue 15").
 inline constexpr double kAutoMuKnee = 0.25;
 inline constexpr std::uint64_t kAutoMinIterations = 200;
 inline constexpr double kAutoIterationsPerMu = 800.0;
 inline constexpr std::uint64_t kAutoMaxIterations = 600;
-// Auto's selection (docs/ACCURACY.md, "Round 2", the selection): among {γ₀/3, γ₀, 3γ₀}, the runs
-// sharing 97% of μ², when the score-noise sd is at most 0.125% of n (n·μ_class ≥ 8,000: the
-// middle of the 6,000–10,000 plateau measured over 16 tables at ε ∈ {0.5, 1, 2, 8}). The factor
-// 3 (4 until 2026-11-27): +0.12 points over the 11 selecting cells, 10 seeds, none below −0.3.
+// Auto's selection: among {γ₀/f, γ₀, f·γ₀} (f = kAutoSelectFactor), the runs sharing
+// kAutoSelectRunShare of μ², when the score-noise sd is at most kAutoSelectNoise·n — the middle
+// of the plateau where selecting pays (docs/ACCURACY.md, "The selection: a cheap private choice
+// among three margins").
 inline constexpr double kAutoSelectNoise = 0.00125;
 inline constexpr double kAutoSelectRunShare = 0.97;
 inline constexpr double kAutoSelectFactor = 3.0;
-// Noise-floor pruning ratio (docs/ACCURACY.md: +0.2 points mean over 10 tables at ε = 1).
+// Noise-floor pruning ratio (docs/ACCURACY.md, "The defaults and why").
 inline constexpr double kPruneRatio = 100.0;
 // A label of 3 or more classes: the joint learner (one noisy GD on the K × k weight matrix at
 // μ_train) with the multiclass hinge (Crammer–Singer), measured against softmax and one-vs-rest
@@ -42,16 +43,17 @@ inline constexpr plan::JointLoss kMulticlassLoss = plan::JointLoss::kHinge;
 // PrivTune's E[K].
 inline constexpr double kExpectedRuns = 10.0;
 // Share of the GDP budget spent on private column ranges with "iter", "fixed" and "auto" when no
-// ranges are declared (+5.8 points mean over 10 tables at ε = 1 against unit-norm rows alone).
+// ranges are declared, rather than unit-norm rows alone (docs/ACCURACY.md, "The defaults and why").
 inline constexpr double kRangeShare = 0.1;
-// D of the step size in tight calibration (the paper's D = 1 measured best of {1, 2, 4, 8}).
+// D of the step size in tight calibration: the paper's D = 1, which no other D beat once the
+// iterate was chosen (docs/ACCURACY.md, "The defaults and why").
 inline constexpr double kTightStepScale = 1.0;
 inline constexpr double kNormBound = 1.0;
 
 // The rules (defaults that depend on other options).
 inline learn::OutputIterate defaultOutput(plan::Calibration c) {
-  // Tight: the last iterate (+0.7 points mean over 10 tables at ε = 1; +1.2 with pruning);
-  // paper: the paper's averaged iterate.
+  // Tight: the last iterate, measured better than the average, with pruning too (docs/ACCURACY.md,
+  // "The defaults and why"); paper: the paper's averaged iterate.
   return c == plan::Calibration::kPaper ? learn::OutputIterate::kAverage
                                         : learn::OutputIterate::kLast;
 }

@@ -58,7 +58,8 @@ struct CsvOptions {
   // distinctTotalBytes. A column whose cells have all been numbers so far stops at
   // numericDistinctCap instead: a label has at most 50 classes (plan::kMaxClasses), so 64
   // keeps every label's values exact, and on wide numeric tables (784 pixel columns of ≤ 256
-  // values each) the lookups in hundreds of cold tables were 85% of the scan (docs/PERFORMANCE.md).
+  // values each) the lookups in hundreds of cold tables dominated the scan (docs/PERFORMANCE.md,
+  // "The scan pass").
   std::size_t distinctCap = 256;
   std::size_t numericDistinctCap = 64;
   std::size_t distinctBytes = std::size_t{1} << 14;
