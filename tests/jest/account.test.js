@@ -199,7 +199,7 @@ describe("utility-only options: step scale, hinge scale, pruning", () => {
     }
     expect(plan.pruning).toBe("noise-floor");
     expect([plan.discoveryColumns, plan.discoveryShare, plan.muDiscovery]).toEqual([0, 0, 0]);
-    expect(byName.discoveryShare.defaultText).toMatch(/0\.1 when some categories are discovered, 0\.3 when the label's classes are .*, else 0/);
+    expect(byName.discoveryShare.defaultText).toMatch(/0\.1 when some categories are discovered, 0\.1 when the label's classes are .*, else 0/);
     // The iteration cap is a rule too (600 with auto, else 200): no constant default.
     expect(byName.maxIterations.default).toBeNull();
     expect(dp.defaults.maxIterations).toBeUndefined();
