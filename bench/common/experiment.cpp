@@ -8,9 +8,10 @@
 // calibration=paper maxIterations=T output=last stepScale=D pruning=none …); unset options take
 // the core's defaults, as in the package. ranges=none is rangeShare=0, ranges=private share=S is
 // rangeShare=S; ranges=data takes min/max from the TRAINING data (non-private reference only).
-// ranges=rule rule=SPEC (bench/scaling/rule.hpp; tight calibration only): private scalings with
-// that post-processing rule at share `share`, estimated here with μ_ranges = √share·μ; training
-// then runs at the ε whose exact μ is μ_train = √(1−share)·μ — the same split as the trainer's.
+// The private scalings are always the trainer's own (learn::estimatePrivateScalings); the
+// candidate rules once measured beside them (ranges=rule, issues 14 and 15) are in git history
+// and docs/SCALING.md.
+// The tables are read by the core as the product reads a CSV (csv_table.hpp).
 // Prints CSV rows: tag,seed,test_accuracy,train_accuracy,selected_gamma,seconds.
 // Seeded generators: benchmarks, not private releases.
 #include <algorithm>
@@ -22,13 +23,11 @@
 #include <set>
 #include <string>
 
-#include "dpmargin/accounting/gdp.hpp"
 #include "dpmargin/learn/trainer.hpp"
 #include "dpmargin/run/run.hpp"
-#include "../scaling/rule.hpp"
 #include "args.hpp"
+#include "csv_table.hpp"
 #include "options.hpp"
-#include "table.hpp"
 
 using namespace dpmargin;
 
@@ -54,8 +53,13 @@ double accuracy(const learn::Dataset& data, const std::vector<double>& w) {
 int main(int argc, char** argv) {
   std::map<std::string, std::string> o = {{"seeds", "5"}, {"tag", "run"}, {"delta", "1e-5"}};
   if (!bench::parseArgs(argc, argv, o)) return 2;
-  const std::set<std::string> own = {"train", "test", "seeds", "tag", "eps", "ranges", "share", "intercept", "rule", "marginRootN",
+  const std::set<std::string> own = {"train", "test", "seeds", "tag", "eps", "ranges", "share", "intercept", "marginRootN",
                                      "autoSelectNoise", "autoSelectFactor"};
+  if (o.count("ranges") && o["ranges"] != "none" && o["ranges"] != "private" && o["ranges"] != "data") {
+    std::fprintf(stderr, "ranges=%s: none, private or data (the candidate rules of ranges=rule are in git history)\n",
+                 o["ranges"].c_str());
+    return 2;
+  }
   run::Options options = bench::coreOptions(o, own);
   if (o.count("eps")) run::setOptionFromText(options, "epsilon", o["eps"]);
   if (o.count("intercept")) options.intercept = o["intercept"] == "1";
@@ -83,26 +87,6 @@ int main(int argc, char** argv) {
     learn::Dataset data = toDataset(train, true);
     options.seed = 1000003ull * std::uint64_t(seed) + 17;  // a benchmark: seeded, not private
     learn::TrainSettings settings = run::resolve(options, train.n, train.d);
-    if (o["ranges"] == "rule") {
-      run::Options split = options;
-      split.rangeShare = std::stod(o.count("share") ? o["share"] : "0.1");
-      const learn::TrainSettings s = run::resolve(split, train.n, train.d);
-      if (s.plan.calibration != plan::Calibration::kTight) {
-        std::fprintf(stderr, "ranges=rule needs calibration=tight\n");
-        return 2;
-      }
-      const plan::Plan p = plan::makePlan(s.plan);
-      auto g = random::Generator::seeded(7777771ull * std::uint64_t(seed) + 5);
-      const bench::CandidateRule rule = bench::parseRule(o.count("rule") ? o["rule"] : "default");
-      const std::vector<double> noisy = learn::noisyColumnHistograms(
-          data.raw(), data.rows(), data.stride(), data.features(), p.muRanges, g, rule.binsPerDecade);
-      run::Options rest = options;
-      rest.columnRanges = bench::candidateScalings(
-          noisy, data.features(), learn::histogramSigma(data.features(), p.muRanges), rule, data.rows());
-      rest.rangeShare = 0.0;
-      rest.epsilon = accounting::gdpEpsilon(p.muTrain, s.plan.delta);
-      settings = run::resolve(rest, train.n, train.d);
-    }
     if (o.count("autoSelectNoise")) settings.plan.autoSelectNoise = std::stod(o["autoSelectNoise"]);
     if (o.count("autoSelectFactor")) settings.plan.autoSelectFactor = std::stod(o["autoSelectFactor"]);
     const auto started = std::chrono::steady_clock::now();

@@ -23,7 +23,7 @@
 #include <string>
 
 #include "../common/args.hpp"
-#include "../common/table.hpp"
+#include "../common/csv_table.hpp"
 #include "../common/options.hpp"
 #include "dpmargin/learn/trainer.hpp"
 #include "dpmargin/run/run.hpp"

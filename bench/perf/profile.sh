@@ -16,7 +16,10 @@ cmake --build build-bench -j2 --target profile_native >/dev/null
 bash scripts/build.sh wasm ts >/dev/null
 node node_modules/vite/bin/vite.js build --config bench/perf/browser/vite.config.mjs --logLevel warn
 if [ -n "$before" ]; then
+  # The driver reads tables with the core's CSV reader (bench/common/csv_table.hpp): DIR needs
+  # run::CsvRun's local mode (299b65f, 2026-11-23, or later).
   cp bench/perf/profile_native.cpp "$before/bench/perf/profile_native.cpp"
+  cp bench/common/csv_table.hpp "$before/bench/common/csv_table.hpp"
   grep -q profile_native "$before/bench/CMakeLists.txt" || cat >> "$before/bench/CMakeLists.txt" <<'CMAKE'
 add_executable(profile_native perf/profile_native.cpp)
 target_link_libraries(profile_native PRIVATE dpmargin_core)

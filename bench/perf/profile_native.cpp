@@ -21,7 +21,7 @@
 
 #include "../common/args.hpp"
 #include "../common/options.hpp"
-#include "../common/table.hpp"
+#include "../common/csv_table.hpp"
 #include "dpmargin/learn/dataset.hpp"
 // The same driver builds against the code before the advice (a checkout of an older commit, for
 // the benchmark's "before"): then it prints no verdict and no per-fit row reads.

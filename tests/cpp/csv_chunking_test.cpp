@@ -18,14 +18,14 @@ using nlohmann::json;
 
 const std::size_t kPieces[] = {1, 2, 3, 7};
 
-NumericReadOptions readOptions(const json& o) {
-  NumericReadOptions r;
+// The manifest's options as the columns of a numeric-only reading (csv_test_util.hpp).
+NumericColumns readOptions(const json& o) {
+  NumericColumns r;
   if (o.contains("label")) r.label = o["label"].get<std::string>();
   if (o.contains("positive")) r.positive = o["positive"].get<std::string>();
   if (o.contains("features")) r.features = o["features"].get<std::vector<std::string>>();
   if (o.contains("ignore")) r.ignore = o["ignore"].get<std::vector<std::string>>();
   if (o.contains("missing") && o["missing"].is_object()) r.impute = o["missing"]["impute"].get<float>();
-  if (o.contains("maxBytes")) r.maxBytes = o["maxBytes"].get<double>();
   return r;
 }
 

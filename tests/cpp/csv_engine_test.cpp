@@ -31,8 +31,8 @@ CsvOptions engineOptions(const json& o) {
 Outcome readCase(const std::string& bytes, const json& o, std::size_t chunk) {
   const std::string label = o.value("label", "");
   if (o.value("plan", "") == "numeric") {
-    NumericReadOptions read;
-    if (!label.empty()) read.label = label;
+    NumericColumns read;
+    read.label = label;
     return readNumeric(bytes, engineOptions(o), read, chunk);
   }
   return readAuto(bytes, engineOptions(o), label, chunk);
@@ -278,30 +278,30 @@ TEST(CsvEngine, PlanAndTargetChecks) {
   EXPECT_EQ(errorOf([&] { CsvScanner s(bad); }).parameter(), "decimal");
 }
 
-TEST(CsvEngine, NumericPlanErrorsNameTheCell) {
+TEST(CsvEngine, NumericFillNamesTheFirstBadCell) {
+  // Every column a number: pass 2 refuses the first bad cell in file order — line 3's text in
+  // column b, before line 4's missing cell in a and line 5's "inf" in b — in any chunking.
   const std::string text = "a,b,y\n1,2,0\n3,oops,1\n,5,0\n6,inf,1\n";
-  const CsvScan scan = scanCsv(text.data(), text.size(), legacyCsvOptions());
-  NumericReadOptions read;
+  NumericColumns read;
   read.label = "y";
-  const Error e = errorOf([&] { planNumeric(scan, read); });
-  EXPECT_EQ(e.code(), ErrorCode::kNonNumeric);
-  EXPECT_EQ(e.location().line, 3);
-  EXPECT_EQ(e.location().columnIndex, 1);
-  EXPECT_EQ(e.location().column, "b");
-  EXPECT_NE(std::string(e.what()).find("\"oops\" at line 3, column \"b\""), std::string::npos);
-  // The same cell through pass 2 alone gives the same error.
-  NumericReadOptions onlyA = read;
-  onlyA.features = std::vector<std::string>{"a"};
-  const Error missing = errorOf([&] { planNumeric(scan, onlyA); });
-  EXPECT_EQ(missing.code(), ErrorCode::kMissingValue);
-  EXPECT_EQ(missing.location().line, 4);
-  FillPlan plan;
-  plan.columns = {column(ColumnRole::kNumeric, 0), column(ColumnRole::kNumeric, 1), column(ColumnRole::kSkip)};
-  plan.columns[0].missing = MissingPolicy::kError;
-  std::vector<float> x(8);
-  const Error pass2 = errorOf([&] { fillCsv(text.data(), text.size(), scan, plan, {{x.data(), 2, nullptr, 4}}); });
-  EXPECT_EQ(std::string(pass2.what()), std::string(e.what()));
-  EXPECT_EQ(pass2.location().line, 3);
+  for (const std::size_t chunk : {0u, 1u, 4u}) {
+    SCOPED_TRACE("chunk " + std::to_string(chunk));
+    const Outcome e = readNumeric(text, legacyCsvOptions(), read, chunk);
+    ASSERT_FALSE(e.ok);
+    EXPECT_EQ(e.code, ErrorCode::kNonNumeric);
+    EXPECT_EQ(e.location.line, 3);
+    EXPECT_EQ(e.location.columnIndex, 1);
+    EXPECT_EQ(e.location.column, "b");
+    EXPECT_NE(e.message.find("\"oops\" at line 3, column \"b\""), std::string::npos) << e.message;
+    // Column a alone: its missing cell at line 4.
+    NumericColumns onlyA = read;
+    onlyA.features = std::vector<std::string>{"a"};
+    const Outcome missing = readNumeric(text, legacyCsvOptions(), onlyA, chunk);
+    ASSERT_FALSE(missing.ok);
+    EXPECT_EQ(missing.code, ErrorCode::kMissingValue);
+    EXPECT_EQ(missing.location.line, 4);
+    EXPECT_EQ(missing.location.column, "a");
+  }
 }
 
 TEST(CsvEngine, DefaultTokensKeepTheNumberFastPath) {

@@ -150,8 +150,9 @@ TEST(CsvFixtures, EveryFixtureThroughTheRun) {
 
 TEST(CsvFixtures, DecimalCommaFixtureValues) {
   const std::string bytes = readFile(fixturePath("csv", "semicolon_decimal_comma.csv"));
-  NumericReadOptions read;
+  NumericColumns read;
   read.label = "label";
+  read.positive = "1";
   const Outcome out = readNumeric(bytes, CsvOptions{}, read, 0);
   ASSERT_TRUE(out.ok) << out.describe();
   EXPECT_EQ(out.scan.dialect.decimal, kEitherDecimal);
@@ -161,17 +162,13 @@ TEST(CsvFixtures, DecimalCommaFixtureValues) {
 
 TEST(CsvFixtures, SuccessTablesHoldTheCellValues) {
   // A few files checked value by value (the number tests cover the parsing itself).
-  NumericReadOptions read;
+  NumericColumns read;
   read.label = "label";
+  read.positive = "1";
+  NumericColumns withoutT = read;
+  withoutT.ignore = {"t"};
   const Outcome crlf =
-      readNumeric(readFile(fixturePath("csv", "crlf_quoted_crlf.csv")), legacyCsvOptions(),
-                  [] {
-                    NumericReadOptions r;
-                    r.label = "label";
-                    r.ignore = {"t"};
-                    return r;
-                  }(),
-                  0);
+      readNumeric(readFile(fixturePath("csv", "crlf_quoted_crlf.csv")), legacyCsvOptions(), withoutT, 0);
   ASSERT_TRUE(crlf.ok) << crlf.describe();
   EXPECT_EQ(crlf.features, (std::vector<float>{1.0f, 2.0f}));
   EXPECT_EQ(crlf.labels, (std::vector<std::int32_t>{1, -1}));

@@ -10,6 +10,7 @@
 #include <cstring>
 #include <fstream>
 #include <functional>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -148,26 +149,60 @@ inline Outcome readWith(const std::string& bytes, const CsvOptions& options,
   return out;
 }
 
-// Today's numeric reader: planNumeric, labels as ±1 (code 0 is the positive class).
+// A numeric-only reading, planned here from the scan (no rule of the product's: the engine's
+// own checks decide, in pass 2): the label (if any) with its classes coded in order of
+// appearance, `positive` first when given; the features — the `features` list, or every other
+// column not in `ignore`, in file order — each a number, a missing cell refused
+// (MISSING_VALUE) or replaced by `impute`. Names not in the header are left out (the run's
+// option errors are tested through run::CsvRun, csv_fixtures_test.cpp).
+struct NumericColumns {
+  std::string label;
+  std::string positive;  // non-empty: code 0, and the labels come back as ±1
+  std::optional<std::vector<std::string>> features;
+  std::vector<std::string> ignore;
+  std::optional<float> impute;
+};
+
+inline FillPlan numericPlan(const CsvScan& scan, const NumericColumns& c) {
+  FillPlan plan;
+  plan.columns.resize(scan.columns.size());
+  const std::int64_t label = c.label.empty() ? -1 : scan.columnIndex(c.label);
+  std::vector<std::string> names;
+  if (c.features) {
+    names = *c.features;
+  } else {
+    for (const ColumnSummary& column : scan.columns) {
+      if (std::find(c.ignore.begin(), c.ignore.end(), column.name) == c.ignore.end()) {
+        names.push_back(column.name);
+      }
+    }
+  }
+  std::size_t k = 0;
+  for (const std::string& name : names) {
+    const std::int64_t j = scan.columnIndex(name);
+    if (j < 0 || j == label) continue;
+    ColumnPlan& p = plan.columns[static_cast<std::size_t>(j)];
+    if (p.role != ColumnRole::kSkip) continue;  // listed twice
+    p.role = ColumnRole::kNumeric;
+    p.output = k++;
+    p.missing = c.impute ? MissingPolicy::kConstant : MissingPolicy::kError;
+    p.fill = c.impute.value_or(0.0f);
+  }
+  if (label >= 0) {
+    ColumnPlan& p = plan.columns[static_cast<std::size_t>(label)];
+    p.role = ColumnRole::kLabel;
+    p.missing = MissingPolicy::kError;
+    if (!c.positive.empty()) p.categories = {c.positive};
+  }
+  return plan;
+}
+
 inline Outcome readNumeric(const std::string& bytes, const CsvOptions& options,
-                           const NumericReadOptions& read, std::size_t chunk,
-                           NumericPlan* planOut = nullptr) {
+                           const NumericColumns& columns, std::size_t chunk) {
   Outcome out = readWith(
-      bytes, options,
-      [&](const CsvScan& scan, Outcome& o) {
-        NumericPlan plan = planNumeric(scan, read);
-        std::ostringstream extra;
-        extra << "features=";
-        for (const std::string& name : plan.featureNames) extra << name << ",";
-        extra << " ignored=";
-        for (const std::string& name : plan.ignored) extra << name << ",";
-        extra << " positive=" << plan.positive << " imputed=" << plan.imputed << "\n";
-        o.extra = extra.str();
-        if (planOut != nullptr) *planOut = plan;
-        return plan.plan;
-      },
+      bytes, options, [&](const CsvScan& scan, Outcome&) { return numericPlan(scan, columns); },
       chunk);
-  if (out.ok) {
+  if (out.ok && !columns.positive.empty()) {
     for (std::int32_t& y : out.labels) y = y == 0 ? 1 : -1;
   }
   return out;

@@ -4,8 +4,9 @@
 
 /** Which private selection runs over the margin grid (SPEC §2.6), or "auto" (the default with
  *  calibration "tight"): one run at a public margin γ₀ with the whole budget, no selection — or,
- *  on a large table (n·μ ≥ ~8,000), a cheap private choice among γ₀/3, γ₀ and 3γ₀ whose scores
- *  take 3% of μ² (docs/design/ACCURACY.md, docs/reference/PRIVACY.md). */
+ *  on a table large enough for the choice to pay, a cheap private choice among γ₀/3, γ₀ and 3γ₀
+ *  whose scores take a small share of μ² (the rule and its numbers: docs/design/ACCURACY.md, "The
+ *  selection"; docs/reference/PRIVACY.md). */
 export type Selector = "iter" | "privtune" | "fixed" | "auto";
 /** "tight" (default): exact GDP accounting, same (ε, δ) guarantee with less noise (SPEC §2.9);
  *  "paper": the paper's constants exactly. */

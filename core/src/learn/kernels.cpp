@@ -222,7 +222,7 @@ bool chunk(const ClippedRows& rows, const Shape& s, std::size_t begin, std::size
 // (R rows per margin group, S accumulators per dot product, Q rows per gradient update) per
 // chunk width MC; KCFGn overrides for experiments (bench/kernels). One row at a time for the
 // margins: interleaving the reads of several rows defeats the hardware prefetcher when rows are
-// short (measured: 2 rows ~2× slower at k = 122, 4 rows ~4× at m = 1).
+// short (docs/KERNELS.md, "Design").
 #ifndef KCFG1
 #define KCFG1 1, 2, 4
 #endif

@@ -362,12 +362,12 @@ std::vector<ColumnScaling> scalingsFromNoisyHistograms(const std::vector<double>
   // … and when the span holds at least kRangePoolMass of the table's n·d values (noisy): the
   // supported bins may be one cluster of a table on many scales, which the span would erase.
   // The test allows kRangePoolMassSlackSds noise sds s of the span's sum (σ√(d·k) over its k
-  // bins) — on a table on one scale it failed on noise alone (unitball_d1000 at ε = 0.5: 6 draws
-  // in 20 fell back, at chance; digits at ε = 0.5: 4 in 10) — but the sum less them must still
-  // show kRangePoolMassLcb of n·d: the threshold is min(0.9·n·d, max(0.9·n·d − 2s, 0.5·n·d + 2s)),
-  // 0.9·n·d − 2s while s ≤ 10% of n·d, rising back to 0.9·n·d at s = 20%. Where s is a large
-  // share of n·d, a noise-supported bin of a table on many scales (the mixed test table at small
-  // n·d) would otherwise pass (docs/design/SCALING.md).
+  // bins) — without them it failed on noise alone on tables on one scale (docs/design/SCALING.md) — but
+  // the sum less them must still show kRangePoolMassLcb of n·d: the threshold is
+  // min(0.9·n·d, max(0.9·n·d − 2s, 0.5·n·d + 2s)), 0.9·n·d − 2s while s ≤ 10% of n·d, rising
+  // back to 0.9·n·d at s = 20%. Where s is a large share of n·d, a noise-supported bin of a
+  // table on many scales (the mixed test table at small n·d) would otherwise pass
+  // (docs/design/SCALING.md).
   const double spanBins = static_cast<double>(last - first + 1);
   double inside = 0;
   for (std::size_t b = first; b <= last; ++b) inside += pooled[b];

@@ -437,8 +437,8 @@ bool operator==(const PlanRequest& a, const PlanRequest& b) noexcept {
 double autoMargin(const PlanRequest& r, double muRun) {
   // b/√n is the margin of n points that a unit-norm separator reaches by chance (a public scale);
   // below μ = autoMuKnee the noise dominates and a larger margin (a larger step, since c = γ)
-  // pays, by √(autoMuKnee/μ) (measured: docs/design/ACCURACY.md, "The default"). Both are
-  // public numbers: n, b and μ_run = f(ε, δ, shares, classes).
+  // pays, by √(autoMuKnee/μ) (docs/design/ACCURACY.md, "The default"). Both are public numbers: n, b and
+  // μ_run = f(ε, δ, shares, classes).
   const double scale = std::max(1.0, std::sqrt(r.autoMuKnee / muRun));
   return std::min(r.normBound, r.normBound * scale / std::sqrt(static_cast<double>(r.n)));
 }
@@ -451,8 +451,8 @@ std::uint64_t autoIterations(const PlanRequest& r, double muRun) {
 
 AutoSelection autoSelection(const PlanRequest& r, double muClass) {
   // The choice pays where its score noise is small against the differences between the three
-  // margins' error counts and the runs' share of μ² (97%) costs little: at n·μ_class ≥ ~8,000
-  // with the default autoSelectNoise (docs/design/ACCURACY.md, "The selection").
+  // margins' error counts and the runs' share of μ² (autoSelectRunShare) costs little: a score
+  // noise sd of at most autoSelectNoise·n errors (docs/design/ACCURACY.md, "The default").
   AutoSelection a;
   if (!(r.autoSelectNoise > 0)) return a;
   a.scoreSd = selectionSplit(muClass, kAutoSelectCandidates, r.autoSelectRunShare, 1.0).scoreSd;

@@ -10,24 +10,25 @@
 
 namespace dpmargin::run::detail {
 
-// ---- The defaults, each chosen by measurement or by the paper (docs/design/ACCURACY.md) ----
-// Iterations cap: T changes utility and time, never privacy (σ scales with √T); 200 is as
-// accurate as longer runs at a fifth of the time of 1000 (docs/design/ACCURACY.md, "The other
-// defaults").
+// ---- The defaults, each chosen by measurement or by the paper ----
+// The measurements behind each are in docs/design/ACCURACY.md ("The other defaults") and the table of
+// docs/reference/LEARNERS.md ("Choices and defaults"); the numbers live there, not here.
+// Iterations cap: T changes utility and time, never privacy (σ scales with √T); 200 is level
+// with larger T at a fraction of the time.
 inline constexpr std::uint64_t kMaxIterations = 200;
 // Selector "auto" (the default with calibration tight; docs/design/ACCURACY.md, "The
 // default"): unprojected runs at the public margin γ₀ = b·max(1, √(kAutoMuKnee/μ_run))/√n, for
 // T = max(kAutoMinIterations, ⌈kAutoIterationsPerMu·μ_run⌉) iterations up to kAutoMaxIterations:
 // one run with the whole training budget (μ_run = μ_class), or on a large table the selection
-// below. Iter pays for its choice among ~10 margins with μ/√(2m) per run; why one public margin
-// does better is in docs/design/ACCURACY.md, "The default".
+// below — instead of Iter, which pays for its choice among ~10 margins with μ/√(2m) per run
+// (docs/design/ACCURACY.md, "The default").
 inline constexpr double kAutoMuKnee = 0.25;
 inline constexpr std::uint64_t kAutoMinIterations = 200;
 inline constexpr double kAutoIterationsPerMu = 800.0;
 inline constexpr std::uint64_t kAutoMaxIterations = 600;
-// Auto's selection (docs/design/ACCURACY.md, "The selection"): among {γ₀/3, γ₀, 3γ₀}, the runs
-// sharing 97% of μ², when the score-noise sd is at most 0.125% of n (n·μ_class ≥ ~8,000). The
-// switch and the factor 3 were placed by measurement (the table there; history in CHANGELOG.md).
+// Auto's selection: among {γ₀/f, γ₀, f·γ₀} (f = kAutoSelectFactor), the runs sharing
+// kAutoSelectRunShare of μ², when the score-noise sd is at most kAutoSelectNoise·n — the middle
+// of the plateau where selecting pays (docs/design/ACCURACY.md, "The default").
 inline constexpr double kAutoSelectNoise = 0.00125;
 inline constexpr double kAutoSelectRunShare = 0.97;
 inline constexpr double kAutoSelectFactor = 3.0;
@@ -41,16 +42,17 @@ inline constexpr plan::JointLoss kMulticlassLoss = plan::JointLoss::kHinge;
 // PrivTune's E[K].
 inline constexpr double kExpectedRuns = 10.0;
 // Share of the GDP budget spent on private column ranges with "iter", "fixed" and "auto" when no
-// ranges are declared (docs/design/ACCURACY.md, "The other defaults").
+// ranges are declared, rather than unit-norm rows alone (docs/design/ACCURACY.md, "The other defaults").
 inline constexpr double kRangeShare = 0.1;
-// D of the step size in tight calibration: the paper's (docs/design/ACCURACY.md, "The other defaults").
+// D of the step size in tight calibration: the paper's D = 1, which no other D beat once the
+// iterate was chosen (docs/design/ACCURACY.md, "The other defaults").
 inline constexpr double kTightStepScale = 1.0;
 inline constexpr double kNormBound = 1.0;
 
 // The rules (defaults that depend on other options).
 inline learn::OutputIterate defaultOutput(plan::Calibration c) {
-  // Tight: the last iterate (measured: docs/design/ACCURACY.md, "The other defaults"); paper:
-  // the paper's averaged iterate.
+  // Tight: the last iterate, measured better than the average, with pruning too (docs/design/ACCURACY.md,
+  // "The other defaults"); paper: the paper's averaged iterate.
   return c == plan::Calibration::kPaper ? learn::OutputIterate::kAverage
                                         : learn::OutputIterate::kLast;
 }

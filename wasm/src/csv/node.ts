@@ -6,9 +6,8 @@ import { DpMarginError } from "../errors.js";
 import type { CsvByteSource } from "./source.js";
 
 /** Bytes per read. 1 MiB reads with two reused buffers (the next read in flight while the
- *  reader parses the current chunk) read the 100 MB numeric table of bench/perf in 1.0–1.3 s
- *  against 1.4–1.65 s for Node's 64 KiB read stream, with a lower peak (121 against 141 MB: no
- *  garbage per chunk); docs/reference/PERFORMANCE.md. */
+ *  reader parses the current chunk) read a large table faster than Node's 64 KiB read stream,
+ *  with a lower peak (no garbage per chunk); the numbers are in docs/reference/PERFORMANCE.md. */
 const READ_CHUNK = 1 << 20;
 
 /**

@@ -113,8 +113,8 @@ export interface SettingsView {
 }
 
 export function setupSettings(client: WorkerClient, onChange: () => void): SettingsView {
-  // Two workers where the machine has a second core: same mechanism and privacy, and on the
-  // benchmark's real tables 1.2–1.4× faster in Chromium (docs/reference/PERFORMANCE.md).
+  // Two workers where the machine has a second core: same mechanism and privacy, and faster in
+  // Chromium on the benchmark's real tables (docs/reference/SHARDING.md has the numbers).
   $<HTMLSelectElement>("workers").value = (navigator.hardwareConcurrency ?? 1) >= 2 ? "2" : "1";
   let shape: { n: number; d: number } | null = null;
   let timer: ReturnType<typeof setTimeout> | undefined;

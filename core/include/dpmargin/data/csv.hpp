@@ -22,7 +22,6 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
-#include <optional>
 #include <string>
 #include <vector>
 
@@ -59,7 +58,8 @@ struct CsvOptions {
   // distinctTotalBytes. A column whose cells have all been numbers so far stops at
   // numericDistinctCap instead: a label has at most 50 classes (plan::kMaxClasses), so 64
   // keeps every label's values exact, and on wide numeric tables (784 pixel columns of ≤ 256
-  // values each) the lookups in hundreds of cold tables were 85% of the scan (docs/reference/PERFORMANCE.md).
+  // values each) the lookups in hundreds of cold tables dominated the scan (docs/reference/PERFORMANCE.md,
+  // "The scan pass").
   std::size_t distinctCap = 256;
   std::size_t numericDistinctCap = 64;
   std::size_t distinctBytes = std::size_t{1} << 14;
@@ -263,38 +263,5 @@ class CsvFiller {
 
 FillResult fillCsv(const char* data, std::size_t size, const CsvScan& scan, FillPlan plan,
                    std::vector<FillTarget> targets, const std::uint8_t* router = nullptr);
-
-// ---- today's numeric reader as a plan -----------------------------------------------------
-
-// The options of the TypeScript reader (wasm/src/csv_columns.ts) that concern the table.
-struct NumericReadOptions {
-  std::optional<std::string> label;
-  std::optional<std::string> positive;  // default "1" when the label holds only 0 and 1
-  std::optional<std::vector<std::string>> features;
-  std::vector<std::string> ignore;
-  std::optional<float> impute;  // missing feature cells: MISSING_VALUE unless given
-  std::optional<bool> requireBothClasses;  // default: label given
-  double maxBytes = 536870911.0 * 4.0;     // rows × (features + 1) × 4 bytes
-};
-
-struct NumericPlan {
-  FillPlan plan;  // numeric features in order; the label seeded with `positive` (code 0)
-  std::vector<std::string> featureNames;
-  std::vector<std::string> ignored;
-  std::int64_t labelColumn = -1;
-  std::string positive;
-  std::uint64_t rows = 0;
-  std::size_t features = 0;
-  std::uint64_t imputed = 0;  // missing feature cells that `impute` will replace
-  // False only when the label has more distinct values than pass 1 tracks and `positive` is
-  // not among those tracked: the caller then checks both classes after pass 2 (labels).
-  bool classesChecked = true;
-};
-
-// Resolves the options against the scan with the checks of today's reader, in its order:
-// LABEL_NOT_FOUND, BAD_PARAMETER (features/ignore/positive/rows), CSV_PARSE (only the label
-// column), the first bad cell in file order (NON_NUMERIC, NON_FINITE, MISSING_VALUE),
-// ONE_CLASS, OUT_OF_MEMORY — all before anything is allocated.
-NumericPlan planNumeric(const CsvScan& scan, const NumericReadOptions& options);
 
 }  // namespace dpmargin::data

@@ -17,7 +17,8 @@ namespace dpmargin::plan {
 // the whole budget (the paper's Table 1 baselines, which assume a known margin); Auto: unprojected
 // noisy GD at a public margin γ₀ computed from (n, b, μ) alone — one run with the whole budget,
 // or, when the table is large enough for a cheap choice (autoSelects), an Iter over the three
-// public margins {γ₀/f, γ₀, f·γ₀} whose runs get 97% of μ² (docs/design/ACCURACY.md, "The selection").
+// public margins {γ₀/f, γ₀, f·γ₀} whose runs share autoSelectRunShare of μ² (docs/design/ACCURACY.md,
+// "The default").
 enum class Selector { kIter, kPrivTune, kFixed, kAuto };
 
 // Selectors over the paper's margin grid Γ (iter, privtune): the ones noise-floor pruning is for.

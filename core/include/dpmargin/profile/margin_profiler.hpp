@@ -58,17 +58,16 @@ struct ProfileOptions {
   std::size_t maxRefitsPerStep = 1;  // batches between consecutive grid targets (≥ 1)
   // Soft-margin C while the data is not separable. Rows are fitted at unit norm (the SVM then
   // maximises exactly the normalized margin), so C is on the scale of unit-norm rows. It
-  // trades separation against convergence, measured on Fashion-MNIST T-shirt vs Trouser
-  // (14,000 rows): the full-data fit needs ~250 passes at C = 10, ~4,000 at 100 and ~10,000 at
-  // 1000; the hard-margin fit after 7 removals (margin 0.0038) has αᵢ up to 2,242 (mean ~180),
-  // and C = 1000 soft fits already separate those rows.
+  // trades separation against convergence: a larger C needs more passes on the full data, and
+  // at C = 1000 the soft fits already separate the rows where the hard-margin fit's αᵢ grow
+  // large (measured on Fashion-MNIST: docs/MARGIN_PROFILE.md, "The profile").
   double C = 1000.0;
   bool hardMarginWhenSeparable = true;
   double tolerance = 1e-3;       // SvmOptions::tolerance of every fit
   double gapTolerance = 1e-3;    // SvmOptions::gapTolerance of hard-margin fits: margin ~0.05%
-  // SvmOptions::gapTolerance of soft-margin fits, which only rank rows and test separation:
-  // on Fashion-MNIST Pullover vs Coat 1e-2 reads ≥ 2.6× fewer rows than 1e-3 for the same
-  // curve of minimum margins to within ~10%.
+  // SvmOptions::gapTolerance of soft-margin fits, which only rank rows and test separation: a
+  // loose tolerance reads far fewer rows for nearly the same curve of minimum margins
+  // (docs/MARGIN_PROFILE.md, "Speed").
   double softGapTolerance = 0.1;
   std::uint64_t maxIterationsPerFit = 50000;  // SvmOptions::maxIterations of every fit
   std::uint64_t seed = kDefaultSvmSeed;      // coordinate order only (not a privacy mechanism)

@@ -167,9 +167,9 @@ random::Generator makeGenerator(const learn::TrainSettings& settings);
 
 // Share of the budget for category discovery when some is needed (docs/reference/DATA_PIPELINE.md), and when the
 // label's classes are discovered (its own histogram gets ⅔ of it with other columns, all of it
-// alone). A larger share finds more small classes (docs/reference/MULTICLASS.md "Class lists at small n":
-// 0.3 on Soybean) but costs every binary text label ~13% of μ_train, and the class count is not
-// known before the discovery: the default stays 0.1; `discoveryShare` raises it.
+// alone). A larger share finds more small classes but costs every binary text label its part of
+// μ_train, and the class count is not known before the discovery (docs/reference/MULTICLASS.md, "Class
+// lists at small n"): the default stays 0.1; `discoveryShare` raises it.
 inline constexpr double kDiscoveryShare = 0.1;
 inline constexpr double kClassDiscoveryShare = 0.1;
 // "auto" categories are discovered when the threshold τ is at most this share of the rows.

@@ -12,7 +12,7 @@
 //     reported as the too-long row, which is what a chunk end at the cap reports: the cap is
 //     checked before every sink call and before every error the stream throws. (Not in a
 //     catch block: under Emscripten's exceptions every call inside a try goes through a JS
-//     trampoline, which made pass 1 in wasm 2× slower.)
+//     trampoline, which slowed pass 1 in wasm: docs/CSV.md, "Speed".)
 //
 // Sink interface (duck-typed; templates let the compiler inline the per-cell calls):
 //   void start(const CsvDialect&)                 once, before any cell

@@ -20,8 +20,8 @@ class StringTable {
 
   // Code of the key, or -1. One slot holds the key's length, hash tag, code and first 8 bytes,
   // so a lookup of a short key (≤ 8 bytes: numbers, codes, short words) reads one slot and
-  // nothing else — on a wide table every column's table is cold for every cell (784 columns:
-  // 5 scattered reads per cell made the scan pass 7 MB/s; docs/results/benchmarks.md).
+  // nothing else — on a wide table every column's table is cold for every cell, and scattered
+  // reads per cell held the scan pass back (docs/reference/PERFORMANCE.md, "The scan pass").
   std::int64_t find(const char* key, std::size_t n, std::uint64_t hash) const {
     if (slots_.empty()) return -1;
     const std::uint32_t tag = static_cast<std::uint32_t>(hash);

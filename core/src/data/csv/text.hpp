@@ -47,8 +47,8 @@ std::string truncateChars(const std::string& text, std::size_t maxChars);
 std::string truncateBytes(std::string text, std::size_t maxBytes);
 
 // The n < 8 bytes at p as a little-endian integer, zero-padded: the value memcpy(&w, p, n) gives
-// on a little-endian machine (x86, wasm), without a variable-length memcpy — that call was ~40% of
-// the scan of a table of short cells (mpls_stops: one-hot 0/1 columns). Reads only p[0, n).
+// on a little-endian machine (x86, wasm), without a variable-length memcpy — that call dominated
+// the scan of a table of short cells (docs/PERFORMANCE.md, "The scan pass"). Reads only p[0, n).
 inline std::uint64_t loadPartial(const char* p, std::size_t n) {
   const auto byte = [p](std::size_t i) { return std::uint64_t(static_cast<unsigned char>(p[i])); };
   if (n >= 4) {  // two overlapping 4-byte loads; the overlap ORs equal bytes
