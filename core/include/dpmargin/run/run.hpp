@@ -175,6 +175,19 @@ inline constexpr double kClassDiscoveryShare = 0.1;
 // "auto" categories are discovered when the threshold τ is at most this share of the rows.
 inline constexpr double kAutoDiscoverRowShare = 0.05;
 
+namespace detail {
+// The budget of a CSV run fixed after the scan by the header and the options alone (public):
+// the training rows, the private schema release's coordinates and share, and whether the run
+// may discover categories or classes (then μ is read with discovery's δ reserved). The rules
+// that set it are shared by the run and its preview (src/run/csv_plan.hpp).
+struct CsvBudget {
+  std::uint64_t n = 0;
+  std::uint64_t schemaCoordinates = 0;
+  double schemaShare = 0;
+  bool discoveryPossible = false;
+};
+}  // namespace detail
+
 // A training run on a CSV (docs/DATA.md, "One run"): the caller feeds the file's bytes once per
 // pass — while (pass() != kDone) { feed(…)…; endPass(); } — and the run decides everything in
 // between: the schema after the scan, category discovery (under the budget) after the counting
@@ -238,11 +251,9 @@ class CsvRun {
   data::Encoding encoding_;
   std::vector<std::size_t> discovered_;  // file columns discovered (the label last)
   std::uint64_t m_ = 0;
-  // The private schema release (afterScan): its coordinates and share, and whether the run
-  // may discover (public: from the header and the options).
-  std::uint64_t schemaCoordinates_ = 0;
-  double schemaShare_ = 0;
-  bool discoveryPossible_ = false;
+  // The budget fixed after the scan (the private schema release's coordinates and share,
+  // whether the run may discover): public, from the header and the options.
+  detail::CsvBudget budget_;
   std::unique_ptr<random::Generator> generator_;
   std::unique_ptr<learn::Dataset> dataset_;
   learn::TrainSettings settings_;
