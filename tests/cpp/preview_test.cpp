@@ -221,6 +221,21 @@ TEST(Preview, DiscoveredLevelsAreAnEstimateAboveTheThreshold) {
   EXPECT_EQ(at(columnOf(preview(csv, o, false), "plan"), "width").number, 6.0);
 }
 
+TEST(Preview, PrivTuneHashesAutoCategoriesInTheRunAndThePreview) {
+  // PrivTune discovers nothing: a text column's "auto" categories are hashed. The run used to
+  // ask for a discovery budget first, which PrivTune refuses (BAD_PARAMETER discoveryShare) —
+  // e.g. whenever the private schema release reads a column of a numeric file as text.
+  const std::string csv = table(400);
+  run::Options o = large();
+  o.selector = plan::Selector::kPrivTune;
+  const auto r = runCsv(csv, o);
+  EXPECT_EQ(r->settings().plan.discoveryColumns, 0u);
+  const Node p = preview(csv, o, true);
+  ASSERT_TRUE(at(p, "planError").isNull()) << at(at(p, "planError"), "message").text;
+  EXPECT_EQ(at(columnOf(p, "plan"), "categories").text, "hash");
+  expectSameNode(at(p, "plan"), runPlan(*r));
+}
+
 TEST(Preview, WhatTheRunWouldRefuseIsReported) {
   const std::string csv = table(100);
   run::Options o = large();

@@ -77,10 +77,14 @@ std::vector<std::size_t> discoverOrHash(data::Schema& schema, const Options& o, 
   }
   if (!automatic.empty()) {
     const bool label = schema.discoversClasses();
-    const plan::Plan budget =
-        plan::makeBudget(csvBudgetRequest(o, b, discover.size() + automatic.size() + (label ? 1 : 0), label));
-    const bool found = budget.request.selector != plan::Selector::kPrivTune &&
-                       budget.discovery.threshold <= kAutoDiscoverRowShare * double(b.n);
+    // PrivTune discovers nothing (its accounting is not GDP): its "auto" categories are hashed,
+    // without a discovery budget (which it would refuse).
+    bool found = false;
+    if (csvBudgetRequest(o, b, 0, label).selector != plan::Selector::kPrivTune) {
+      const plan::Plan budget =
+          plan::makeBudget(csvBudgetRequest(o, b, discover.size() + automatic.size() + (label ? 1 : 0), label));
+      found = budget.discovery.threshold <= kAutoDiscoverRowShare * double(b.n);
+    }
     for (std::size_t j : automatic) {
       schema.columns[j].categories = found ? data::CategorySource::kDiscover : data::CategorySource::kHash;
       if (found) discover.push_back(j);
