@@ -81,6 +81,17 @@ async function train({ confirm = true } = {}) {
   return page.evaluate(() => document.body.dataset.trainState);
 }
 
+/** Declare one class against the rest, typed (the app never offers the file's values). */
+async function declarePositive(value) {
+  await page.selectOption("#class-mode", "positive");
+  await page.fill("#positive-class", value);
+}
+
+/** Wait for the core's preview of the run (dp.previewCsv) that follows the last change. */
+async function previewed() {
+  await page.waitForFunction(() => document.body.dataset.previewState === "ready" || document.body.dataset.previewState === "error");
+}
+
 /** The column table's row of a column. */
 const columnRow = (name) => `#column-table tr[data-column="${name}"]`;
 
@@ -103,29 +114,41 @@ test("the clinic fixture: column table, schema export, and a seeded run equal to
   assert.deepEqual(types, ["numeric", "numeric", "label", "numeric", "numeric"]);
   assert.equal(await page.inputValue("#label-column"), "outcome", "the label column is proposed by its header name");
   assert.match(await page.textContent("#label-note"), /header name/);
-  // A text label: the positive class is the user's choice; until then Train is disabled.
-  assert.equal(await page.inputValue("#class-mode"), "positive");
+  // A text label: its classes are the run's (private discovery, the core's positive rule) unless
+  // the user declares them; a declared positive class is typed — the file's values are never
+  // offered — and until it is typed Train is disabled.
+  assert.equal(await page.inputValue("#class-mode"), "", "the run decides the classes");
+  assert.match(await page.textContent("#class-rule"), /Decided in the run on noisy counts/);
+  assert.equal(await page.isDisabled("#train-button"), false);
+  await page.selectOption("#class-mode", "positive");
+  assert.equal(await page.evaluate(() => document.getElementById("positive-class").tagName), "INPUT");
   assert.equal(await page.inputValue("#positive-class"), "", "no positive class is guessed from the values");
   assert.equal(await page.isDisabled("#train-button"), true);
   assert.match(await page.textContent("#train-blocker"), /positive class/);
-  await page.selectOption("#positive-class", "yes");
+  await page.fill("#positive-class", "yes");
   assert.equal(await page.isDisabled("#train-button"), false);
   // The class balance is shown locally, with the majority-class rate, labelled as the user's own view.
   assert.match(await page.textContent("#class-balance"), /your own view — local, not released/);
   const majority = Number(await page.getAttribute("#majority-rate", "data-value"));
   assert.ok(majority >= 0.5 && majority < 1, `majority rate ${majority}`);
+  // Every kind is the run's decision (private: the kind shown is the local expectation), nothing
+  // is declared; the decisions and the model's width come from the core's preview.
   const kinds = await page.$$eval('#column-table select[data-field="kind"]', (xs) => xs.map((x) => `${x.closest("tr").dataset.column}:${x.value}`));
-  assert.deepEqual(kinds, ["age:numeric", "dose, mg:numeric", "score:numeric", "marker:numeric"]);
-  assert.match(await page.textContent("#feature-count"), /4 of 4 columns used as features/);
+  assert.deepEqual(kinds, ["age:", "dose, mg:", "score:", "marker:"]);
+  const decided = await page.$$eval("#column-table td.decision", (tds) => tds.map((t) => `${t.closest("tr").dataset.column}:${t.querySelector(".type").textContent}:${t.dataset.kindDecision}`));
+  assert.deepEqual(decided, ["age:numeric:private", "dose, mg:numeric:private", "outcome:label:public", "score:numeric:private", "marker:numeric:private"]);
+  assert.match(await page.textContent(`${columnRow("age")} td.decision`), /expected: numeric \(numbers\) local, not private/);
+  assert.match(await page.textContent("#feature-count"), /4 of 4 columns used as features → 4 model columns/);
 
   // The schema as the core's JSON format: exported here, read by the CLI below (--schema).
   const schemaFile = await downloadText("#schema-export");
   assert.equal(schemaFile.name, "clinic-schema.json");
   const schema = JSON.parse(schemaFile.text);
   assert.equal(schema.format, "dpmargin-schema");
-  assert.equal(schema.label, "outcome");
+  assert.equal(schema.label, undefined, "proposed by its header name (a public rule): not a declaration");
   assert.equal(schema.classSource, "positive");
   assert.equal(schema.positive, "yes");
+  assert.deepEqual(schema.columns, [], "only what the user declared");
   writeFileSync(join(scratch, "app-schema.json"), schemaFile.text);
 
   await page.selectOption("#test-fraction", "0");     // train on every row, as the CLI does
@@ -143,12 +166,17 @@ test("the clinic fixture: column table, schema export, and a seeded run equal to
   await page.waitForFunction(() => /at ε = 2 /.test(document.querySelector('#budget-preview [data-key="advice"]')?.textContent ?? ""));
   assert.match(await page.textContent('#budget-preview [data-key="advice"]'), /With n = [\d,]+ rows at ε = 2 the noise is [\d.,]+× the signal/);
   assert.match(await page.textContent("#budget-preview .badge-verdict"), /^(good|marginal|too little data)$/);
+  await previewed();
+  const previewPlan = await page.$eval("#budget-preview .budget-title", (p) => ({ ...p.dataset }));
   assert.equal(await train(), "done");
 
   const expected = JSON.parse(runCli("train", clinic, "--schema", join(scratch, "app-schema.json"),
     "--epsilon", "2", "--delta", "1e-5", "--seed", "7", "--private-ranges", "--json", "--out", join(scratch, "cli-model.json")));
   assert.equal(expected.seeded, true);
   assert.equal(Number(await dataValue("gamma")), expected.selectedMargin);
+  // The plan shown before the run is the run's (issue 29 item 5): n, d and μ, from the core.
+  assert.deepEqual([Number(previewPlan.n), Number(previewPlan.d), Number(previewPlan.mu), previewPlan.estimate],
+    [expected.report.plan.n, expected.report.plan.d, expected.report.plan.mu, "false"]);
   assert.equal(Number(await dataValue("train-accuracy")), expected.trainAccuracy);
   assert.equal(await dataValue("test-accuracy"), "");
 
@@ -318,14 +346,22 @@ test("a malformed CSV shows its typed error inline; a correct file afterwards tr
   text[5] = text[5].replace(/^[^,]+/, "n/a");
   assert.equal(await upload({ name: "typo.csv", mimeType: "text/csv", buffer: Buffer.from(text.join("\r\n")) }), "loaded");
   assert.match(await page.textContent(`${columnRow("age")} td.cells`), /1 missing \(line 6\)/);
-  assert.equal(await page.isChecked(`${columnRow("age")} input[data-field="nullable"]`), true);
-  assert.equal(await page.inputValue(`${columnRow("age")} select[data-field="missing"]`), "indicator");
-  await page.selectOption("#positive-class", "yes");
+  // Nullable is the run's private decision; the app shows the local expectation, labelled.
+  assert.match(await page.textContent(`${columnRow("age")} td.decision [data-field="nullable"]`),
+    /nullable: decided in the run, privately expected: may be missing local, not private/);
+  assert.equal(await page.inputValue(`${columnRow("age")} select[data-field="nullable"]`), "");
+  assert.match(await page.$eval(`${columnRow("age")} select[data-field="missing"]`, (x) => x.selectedOptions[0].textContent), /default: indicator/);
+  await declarePositive("yes");
   await page.selectOption(`${columnRow("age")} select[data-field="missing"]`, "error");
   assert.equal(await train(), "error");
   assert.equal(await page.getAttribute("#train-error", "data-code"), "MISSING_VALUE");
   assert.match(await page.textContent("#train-error"), /"n\/a" at line 6, column "age"/);
   await page.selectOption(`${columnRow("age")} select[data-field="missing"]`, "indicator");
+  // One missing cell does not make the column nullable in a private run (a noisy count decides);
+  // declared nullable, it gets its indicator column.
+  await page.selectOption(`${columnRow("age")} select[data-field="nullable"]`, "true");
+  await previewed();
+  assert.match(await page.textContent(`${columnRow("age")} td.decision [data-field="nullable"]`), /may be missing, declared by you/);
   assert.equal(await train(), "done");
   assert.equal(await page.isVisible("#train-error"), false);
   assert.ok((await page.$$eval("#weights-table tbody tr", (trs) => trs.map((t) => t.textContent))).some((t) => /age: missing/.test(t)),
@@ -333,7 +369,7 @@ test("a malformed CSV shows its typed error inline; a correct file afterwards tr
 
   assert.equal(await upload(clinic), "loaded");
   assert.equal(await page.isVisible("#data-error"), false);
-  await page.selectOption("#positive-class", "yes");
+  await declarePositive("yes");
   assert.equal(await train(), "done");
   assert.ok(Number(await dataValue("gamma")) > 0);
 });
@@ -349,7 +385,9 @@ test("cancel mid-training stops the run promptly, the page stays responsive, and
   }
   assert.equal(await upload({ name: "long.csv", mimeType: "text/csv", buffer: Buffer.from(rows.join("\n")) }), "loaded");
   assert.equal(await page.inputValue("#label-column"), "y");
-  assert.equal(await page.inputValue("#class-mode"), "binary01", "a numeric label: 0/1, positive 1 (the core's public rule)");
+  assert.equal(await page.inputValue("#class-mode"), "", "the run decides the classes");
+  await previewed();
+  assert.equal(await page.getAttribute("#class-rule", "data-source"), "binary01", "expected locally: 0/1, positive 1 (the core's rule)");
   await openAdvanced();
   await page.selectOption("#train-selector", "iter");  // several candidates, one bar each
   await setField("#seed", "");
@@ -503,7 +541,7 @@ test("works offline once loaded: a file trains with the network off", async () =
   await context.setOffline(true);
   try {
     assert.equal(await upload(clinic), "loaded");
-    await page.selectOption("#positive-class", "yes");
+    await declarePositive("yes");
     assert.equal(await train(), "done");
   } finally {
     await context.setOffline(false);
@@ -513,7 +551,7 @@ test("works offline once loaded: a file trains with the network off", async () =
 test("margin profile tab: the non-private diagnostic on the loaded file equals `dpmargin profile`", async () => {
   await page.click("#tab-train");  // earlier tests may leave another tab open
   assert.equal(await upload(clinic), "loaded");
-  await page.selectOption("#positive-class", "yes");
+  await declarePositive("yes");
   await page.click("#tab-profile");
   assert.match(await page.textContent("#panel-profile"), /not private/i);
   assert.match(await page.textContent("#profile-status"), /^Ready/, "the status follows the loaded data");
@@ -546,7 +584,7 @@ test("margin profile tab: the non-private diagnostic on the loaded file equals `
 
 test("Workers: 2 — a seeded run with the rows split over two nested shard workers equals the one-worker run", async () => {
   assert.equal(await upload(clinic), "loaded");
-  await page.selectOption("#positive-class", "yes");
+  await declarePositive("yes");
   await page.selectOption("#test-fraction", "0");
   await page.click('button.preset[data-epsilon="2"]');
   await openAdvanced();
@@ -611,8 +649,9 @@ test("no header names the label: Train stays disabled until the user picks it; t
   await screenshot(page, "app-no-label");
 
   await page.selectOption("#label-column", "flag");
-  assert.equal(await page.inputValue("#class-mode"), "binary01");
-  assert.match(await page.textContent("#class-rule"), /1 is the positive class \(the core's public rule/);
+  assert.equal(await page.inputValue("#class-mode"), "", "the run decides the classes");
+  await previewed();
+  assert.match(await page.textContent("#class-rule"), /1 against the rest when the label's cells are 0, 1 or -1/);
   assert.equal(await page.isDisabled("#train-button"), false);
   await page.selectOption("#test-fraction", "0.2");
   await page.click('button.preset[data-epsilon="1"]');
@@ -685,7 +724,8 @@ test("a multiclass label (declared classes): per-class accuracy, a K × K confus
   await page.selectOption("#class-mode", "declared");
   await page.fill("#declared-classes", "east, north, west");
   await page.dispatchEvent("#declared-classes", "change");
-  assert.match(await page.textContent("#class-rule"), /3 classes: one-vs-rest/);
+  await previewed();
+  await page.waitForFunction(() => /3 or more classes: one joint model/.test(document.getElementById("class-rule").textContent));
   await page.selectOption("#test-fraction", "0.2");
   await page.click('button.preset[data-epsilon="4"]');
   assert.equal(await train(), "done");

@@ -1,7 +1,7 @@
 // Registrations: reading CSV bytes with the core (run::CsvRun for training, run::CsvRead with a
-// model's encoding, a scan for the preview). JavaScript streams the file's bytes into a buffer
-// owned here (buffer(size) → a Uint8Array view to fill, then feed(size)), once per pass; every
-// decision between the passes is the core's.
+// model's encoding, a scan for the summary, run::CsvPreview for a run's preview). JavaScript
+// streams the file's bytes into a buffer owned here (buffer(size) → a Uint8Array view to fill,
+// then feed(size)), once per pass; every decision between the passes is the core's.
 #include <emscripten/bind.h>
 
 #include <memory>
@@ -262,6 +262,39 @@ val publicColumns(val header, val csvOptions) {
   return out;
 }
 
+// The preview of a run (run::CsvPreview): start(csvOptions, runOptions | null, rows | null,
+// previewRows), the scan's chunks, then preview(maxValues) → run::previewCsv.
+class WasmCsvPreview {
+ public:
+  void start(val csvOptions, val runOptions, val rows, val previewRows) {
+    run::Options o;
+    addOptions(o, csvOptions, "csv", true);
+    const bool planned = !isUnset(runOptions);
+    if (planned) addOptions(o, runOptions, "options", false);
+    preview_.reset();
+    preview_ = std::make_unique<run::CsvPreview>(std::move(o), planned, toRows(rows, "rows"),
+                                                 std::size_t(toCount(previewRows, "previewRows", 0)));
+  }
+  val pass() { return val(std::string(preview().done() ? "done" : "scan")); }
+  val buffer(val size) { return buffer_.view(size); }
+  void feed(val size) {
+    const auto c = buffer_.chunk(size);
+    preview().feed(c.first, c.second);
+  }
+  void endPass() { preview().endPass(); }
+  val progress() { return progressOf(preview().bytes(), preview().rows()); }
+  val result(val maxValues) { return fromNode(preview().preview(std::size_t(toCount(maxValues, "maxValues", 0)))); }
+  void release() { preview_.reset(); }
+
+ private:
+  run::CsvPreview& preview() {
+    if (!preview_) throw Error(ErrorCode::kInternal, "", "CsvPreview used before start()");
+    return *preview_;
+  }
+  std::unique_ptr<run::CsvPreview> preview_;
+  ByteBuffer buffer_;
+};
+
 }  // namespace dpmargin::wasm
 
 EMSCRIPTEN_BINDINGS(dpmargin_csv) {
@@ -309,4 +342,13 @@ EMSCRIPTEN_BINDINGS(dpmargin_csv) {
       .method<&WasmCsvScan::header>("header")
       .method<&WasmCsvScan::finish>("finish")
       .method<&WasmCsvScan::release>("release");
+  GuardedClass<WasmCsvPreview>("CsvPreview")
+      .method<&WasmCsvPreview::start>("start")
+      .method<&WasmCsvPreview::pass>("pass")
+      .method<&WasmCsvPreview::buffer>("buffer")
+      .method<&WasmCsvPreview::feed>("feed")
+      .method<&WasmCsvPreview::endPass>("endPass")
+      .method<&WasmCsvPreview::progress>("progress")
+      .method<&WasmCsvPreview::result>("preview")
+      .method<&WasmCsvPreview::release>("release");
 }

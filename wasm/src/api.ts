@@ -10,6 +10,7 @@ import type { CsvReadOptions } from "./csv/options.js";
 import { readLocalTable, type TableInfo } from "./csv/table.js";
 import { summarizeCsv, type CsvSummary, type SummaryOptions } from "./csv/summary.js";
 import { csvHeader, type CsvHeader } from "./csv/header.js";
+import { previewCsv, type CsvPreview, type PreviewOptions } from "./csv/preview.js";
 import { Model, type AnyModelFile, type ModelFile } from "./model/model.js";
 import type { MulticlassModelFile } from "./model/multiclass.js";
 import type { ShardHost } from "./shards/sharded.js";
@@ -199,6 +200,31 @@ export class DpMargin {
    *  training would resolve: a preview (local; never released). One streaming pass. */
   summarizeCsv(source: CsvSource, options: SummaryOptions = {}): Promise<CsvSummary> {
     return summarizeCsv(this.#core, source, options);
+  }
+
+  /**
+   * What a training run on this CSV would decide, and how — before anything is spent. One
+   * streaming pass of the core's reader over the rows the run would train on (`csv.rows`), then
+   * the run's own resolution (docs/PRIVACY.md, "The schema"):
+   * - public facts: the header, n, the dialect, the label the core proposes and why, the
+   *   identifier columns, the positive-class rule;
+   * - per column: its kind and nullable with their decision — `declared` (your `csv` options or
+   *   `schema`), `public` (a rule of the header and the options) or `private` (decided in the
+   *   run on noisy counts: the value shown is then the LOCAL expectation from the exact counts);
+   *   the column's exact facts under `local`;
+   * - the encoding's width and feature names under that expectation (discovered levels and
+   *   classes counted from the local values above the budget's threshold: an estimate, said so);
+   * - with `options` (ε, δ, … as for `trainCsv`): the plan the run would make. It equals the
+   *   run's `report.plan` whenever the run's private decisions agree with the exact counts and
+   *   nothing is discovered; what the run would refuse comes back as `planError`.
+   *
+   * **Local, NOT private** (`private: false`): show it to the data owner; never publish it or
+   * copy a value read from it into a declaration (that would make the run not private).
+   * @throws DpMarginError for a source that cannot be read (CSV_PARSE, RAGGED_ROW, …), CSV
+   * options of the wrong type or value, or CANCELLED.
+   */
+  previewCsv(source: CsvSource, csv: PreviewOptions = {}, options?: TrainOptions): Promise<CsvPreview> {
+    return previewCsv(this.#core, source, csv, options);
   }
 
   /**

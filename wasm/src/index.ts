@@ -44,6 +44,7 @@ export type { CsvTable } from "./api.js";
 export type { TableInfo } from "./csv/table.js";
 export type { CsvSummary, ColumnSummary, CellSample, SummaryOptions } from "./csv/summary.js";
 export type { CsvHeader } from "./csv/header.js";
+export type { CsvPreview, PreviewColumn, PreviewError, PreviewOptions, SchemaDecision } from "./csv/preview.js";
 export { predictionsCsv, neutralizeFormula } from "./csv/predictions.js";
 export type { PredictionsCsvExtras } from "./csv/predictions.js";
 export type { CsvReadOptions, SchemaFile, SchemaColumn } from "./csv/options.js";

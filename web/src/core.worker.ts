@@ -14,8 +14,8 @@ import {
 import { splitRows } from "./split.ts";
 import { sha256OfBlob } from "./hash.ts";
 import type {
-  Evaluation, EngineInfo, LedgerSummary, MarginProfile, PredictOutcome, ProfileRequest, ReleasedRecord, Reply, Request, Source,
-  TableSummary, TrainOutcome, TrainRequest, WireTrainOptions, WorkerError,
+  CsvPreview, Evaluation, EngineInfo, LedgerSummary, MarginProfile, PredictOutcome, PreviewRequest, ProfileRequest,
+  ReleasedRecord, Reply, Request, Source, TableSummary, TrainOutcome, TrainRequest, WireTrainOptions, WorkerError,
 } from "./protocol.ts";
 
 const PREVIEW_ROWS = 8;
@@ -53,9 +53,9 @@ async function loadTable(id: number, source: Source): Promise<TableSummary> {
   const blob = await blobOf(source);
   const controller = cancellable(id);
   try {
-    // No option: the schema the core proposes from the header names and the kind of the
-    // cells (the label only when a header name says so).
-    const s = await dp.summarizeCsv(blob, {
+    // Nothing declared: what the core proposes (the label only when a header name says so) and
+    // how it would decide every column; the local facts for the user's eyes.
+    const s = await dp.previewCsv(blob, {
       previewRows: PREVIEW_ROWS, signal: controller.signal,
       onProgress: (p) => post({ id, type: "load-progress", progress: { bytes: p.bytes, totalBytes: p.totalBytes ?? blob.size, rows: p.rows } }),
     });
@@ -68,11 +68,31 @@ async function loadTable(id: number, source: Source): Promise<TableSummary> {
     }
     const summary: TableSummary = {
       name: source.name, bytes: blob.size, rows: s.rows, delimiter: s.delimiter, header: s.header,
-      columns: s.columns, preview: s.preview, previewLines: s.previewLines, parseMs: performance.now() - started,
-      schema: s.schema, schemaError: s.schemaError, sha256,
+      columns: s.columns.map((c) => c.local), preview: s.local.preview, previewLines: s.local.previewLines,
+      parseMs: performance.now() - started, proposal: s, sha256,
     };
     table = { blob, summary };
     return summary;
+  } finally {
+    running.delete(id);
+  }
+}
+
+/** The core's preview of a run on the loaded table with the user's declarations and options,
+ *  on the training rows of the held-out split (the rows trainCsv will read). */
+async function previewTable(id: number, request: PreviewRequest): Promise<CsvPreview> {
+  if (!table) throw new DpMarginError("BAD_PARAMETER", "load a CSV file first");
+  const dp = await engine();
+  const { blob, summary } = table;
+  // An invalid split (e.g. an empty seed) is the train request's error; preview all rows then.
+  const valid = Number.isSafeInteger(request.splitSeed) && request.splitSeed >= 0 && request.testFraction >= 0 && request.testFraction < 1;
+  const split = valid ? splitRows(summary.rows, request.testFraction, request.splitSeed) : null;
+  const controller = cancellable(id);
+  try {
+    return await dp.previewCsv(blob, {
+      schema: request.schema, ...(split && split.test.length > 0 ? { rows: split.train } : {}),
+      previewRows: 0, maxValues: 50, signal: controller.signal,
+    }, request.options);
   } finally {
     running.delete(id);
   }
@@ -176,8 +196,9 @@ async function train(id: number, request: TrainRequest): Promise<TrainOutcome> {
       onPlan: (plan) => post({ id, type: "started", plan }),
       onProgress: (progress) => post({ id, type: "progress", progress }),
     });
-    // Evaluation on the user's own rows: local, not private.
-    const label = request.schema.label!;
+    // Evaluation on the user's own rows: local, not private. The label column is the run's
+    // (the user's, or the one the core proposed by its header name).
+    const label = read.label!.column;
     const onTrain = evaluateTraining(model as Model, trainingPredictions!);
     const onTest = held ? await evaluateModel(model as Model, blob, { label, signal: controller.signal, rows: split.test }) : null;
     const file = model.toJSON() as AnyModelFile;
@@ -355,9 +376,10 @@ async function handle(request: Request): Promise<unknown> {
       return info;
     }
     case "account": return (await engine()).account(request.options);
-    case "plan-for": return (await engine()).planFor(request.options, request.table);
     case "load": return loadTable(request.id, request.source);
     case "ledger-total": return ledgerTotal(request.ledger, request.next);
+    case "preview": return previewTable(request.id, request.request);
+    case "gdp-epsilon": return (await engine()).accounting.gdpEpsilon(request.mu, request.delta);
     case "train": return train(request.id, request.request);
     case "cancel": {
       const controller = running.get(request.target);

@@ -6,7 +6,7 @@ import { WorkerClient } from "./worker-client.ts";
 import type { EngineInfo, TrainRequest, WorkerError } from "./protocol.ts";
 import { $ } from "./ui/dom.ts";
 import { setupTabs } from "./ui/tabs.ts";
-import { setupData } from "./ui/data.ts";
+import { setupData } from "./ui/data/index.ts";
 import { applyCoreDefaults, readOptions, readSplit, setupSettings } from "./ui/settings.ts";
 import { setupTraining } from "./ui/training.ts";
 import { setupResults } from "./ui/results.ts";
@@ -55,14 +55,13 @@ const results = setupResults(() => {
 
 let sync = () => {};
 let profileRefresh = () => {};
-const settings = setupSettings(client, () => sync());
+let refreshPreview = () => {};
+// A changed option or split asks the core for a new preview of the run (its plan).
+const settings = setupSettings(client, () => { refreshPreview(); sync(); });
 const data = setupData(client, {
-  onChange: () => {
-    const t = data.table();
-    const selection = data.selection();
-    settings.setData(t && selection ? { n: t.rows, d: selection.modelColumns } : null);
-    sync();
-  },
+  onChange: () => sync(),
+  onPreview: (result) => settings.setPreview(result),
+  previewInputs: () => ({ options: readOptions(), ...readSplit() }),
   onLoaded: () => {
     needsReload = false;
     results.hide();
@@ -84,7 +83,8 @@ const training = setupTraining(client, {
     return { schema: selection.schema, testFraction, splitSeed, options: readOptions(), ...(ledger ? { ledger } : {}) };
   },
   confirm: (request) => fileLedger.confirmRun({
-    options: request.options, table: { rows: data.table()?.rows ?? 0, features: data.selection()?.modelColumns ?? 0 },
+    options: request.options,
+    table: { rows: data.selection()?.rows ?? data.table()?.rows ?? 0, features: data.selection()?.modelColumns ?? 0 },
   }),
   onStart: (request) => {
     trainedOn = data.table()?.name ?? "data.csv";  // a new file may be loaded while it trains
@@ -115,6 +115,7 @@ const training = setupTraining(client, {
   },
 });
 sync = () => { training.sync(); profileRefresh(); };
+refreshPreview = () => data.refreshPreview();
 sync();
 
 setupPlan(client, engine);

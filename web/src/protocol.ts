@@ -3,8 +3,8 @@
 // events for that id, then exactly one "result" or "error". Only structured-cloneable data
 // crosses: Files/Blobs go by reference; the parsed table stays in the worker.
 import type {
-  AccountOptions, AnyModelFile, ColumnSummary, LedgerFile, LedgerTotal, LocalRunInfo, MarginProfile, OptionInfo, Plan,
-  ProfileProgress, SchemaFile, TrainOptions, TrainProgress, TrainReport,
+  AccountOptions, AnyModelFile, ColumnSummary, CsvPreview, LedgerFile, LedgerTotal, LocalRunInfo, MarginProfile, OptionInfo,
+  Plan, ProfileProgress, SchemaColumn, SchemaFile, TrainOptions, TrainProgress, TrainReport,
 } from "dpmargin";
 
 /** Where a CSV comes from: a File the user gave, or a same-origin URL (the shipped samples). */
@@ -22,10 +22,35 @@ export interface EngineInfo {
   options: readonly OptionInfo[];
 }
 
+/** What the user declared in the Data tab — only what they explicitly chose or typed (or
+ *  imported from a schema file): never the core's proposal or a local expectation. The rest is
+ *  decided by the run, publicly or privately (docs/PRIVACY.md "The schema"). */
+export type DeclaredSchema = {
+  format: "dpmargin-schema";
+  version: 1;
+  csv?: SchemaFile["csv"];
+  label?: string;
+  classSource?: SchemaFile["classSource"];
+  classes?: string[];
+  positive?: string;
+  maxLevels?: number;
+  hashBuckets?: number;
+  columns: (Partial<SchemaColumn> & { name: string })[];
+};
+
+/** The core's preview of the run on the loaded table (dp.previewCsv, through the worker):
+ *  the user's declarations, the form's options and the held-out split. */
+export interface PreviewRequest {
+  schema: DeclaredSchema;
+  options: WireTrainOptions;
+  testFraction: number;
+  splitSeed: number;
+}
+
 export interface TrainRequest {
-  /** The schema the user declared in the column table (label, classes, every column's kind and
-   *  handling): the public domain of the run, passed to trainCsv as `schema`. */
-  schema: SchemaFile;
+  /** What the user declared in the column table (only that): passed to trainCsv as `schema`;
+   *  everything else is the run's decision. */
+  schema: DeclaredSchema;
   /** Share of rows held out for evaluation (0 ≤ f < 1), and the seed of the app's shuffle. */
   testFraction: number;
   splitSeed: number;
@@ -47,9 +72,10 @@ export interface LedgerSummary {
 export type Request =
   | { id: number; type: "init" }
   | { id: number; type: "account"; options: AccountOptions }
-  | { id: number; type: "plan-for"; options: WireTrainOptions; table: { rows: number; features: number } }
   | { id: number; type: "load"; source: Source }
   | { id: number; type: "ledger-total"; ledger: LedgerFile; next?: { options: WireTrainOptions; table: { rows: number; features: number } } }
+  | { id: number; type: "preview"; request: PreviewRequest }
+  | { id: number; type: "gdp-epsilon"; mu: number; delta: number }
   | { id: number; type: "train"; request: TrainRequest }
   | { id: number; type: "cancel"; target: number }
   | { id: number; type: "model"; json: string }
@@ -59,7 +85,7 @@ export type Request =
 
 /** The margin profile of the loaded table (NOT private; a local diagnostic). */
 export interface ProfileRequest {
-  schema: SchemaFile;
+  schema: DeclaredSchema;
   maxRemoved: number;
   intercept: boolean;
   /** The Train tab's budget, for the advice (nothing is spent; unset when not valid there). */
@@ -67,7 +93,7 @@ export interface ProfileRequest {
   delta?: number;
 }
 
-export type { ColumnSummary, MarginProfile, ProfileProgress, SchemaFile };
+export type { ColumnSummary, CsvPreview, MarginProfile, ProfileProgress, SchemaFile };
 
 /** What `load` returns: enough to draw the preview and the column pickers. */
 export interface TableSummary {
@@ -81,10 +107,9 @@ export interface TableSummary {
   preview: string[][];
   previewLines: number[];
   parseMs: number;
-  /** The schema the core proposes for this file (label by header name only; kinds from the
-   *  kind of the cells), or null with `schemaError`. */
-  schema: SchemaFile | null;
-  schemaError: { code: string; parameter: string; message: string } | null;
+  /** The core's preview with nothing declared (dp.previewCsv): the label it proposes by header
+   *  name, every column's decision, and the local facts. */
+  proposal: CsvPreview;
   /** SHA-256 of the file's bytes (hex), computed here: the key of the privacy ledger. */
   sha256: string;
 }

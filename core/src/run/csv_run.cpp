@@ -5,6 +5,7 @@
 
 #include "dpmargin/error.hpp"
 #include "dpmargin/run/run.hpp"
+#include "run/csv_plan.hpp"
 #include "run/rules.hpp"
 
 namespace dpmargin::run {
@@ -104,38 +105,8 @@ random::Generator CsvRun::takeGenerator() {
 }
 
 plan::PlanRequest CsvRun::budgetRequest(std::uint64_t m) const {
-  // The budget does not depend on the table's width: d = 1 stands in until it is known.
-  plan::PlanRequest r = resolveCommon(options_, reader_.selectedRows(), 1, false);
-  r.discoveryColumns = m;
-  r.discoveryLabel = m > 0 && schema_.discoversClasses();
-  // Nothing discovered (yet): only a share the user gave, so that it is checked before anything
-  // is drawn; the default is 0 until something is discovered.
-  r.discoveryShare = m > 0 ? options_.discoveryShare.value_or(r.discoveryLabel ? kClassDiscoveryShare : kDiscoveryShare)
-                     : discoveryPossible_ ? options_.discoveryShare.value_or(0.0)
-                                          : 0.0;
-  r.discoveryPossible = discoveryPossible_;
-  r.schemaCoordinates = schemaCoordinates_;
-  r.schemaShare = schemaShare_;
-  return r;
+  return csvBudgetRequest(options_, budget_, m, m > 0 && schema_.discoversClasses());
 }
-
-namespace {
-// Whether a run may discover categories or classes, from the questions and the declared
-// choices alone (never from the cells): then μ is planned with discovery's δ reserved.
-bool mayDiscover(const data::SchemaQuestions& q, const data::TableOptions& o, plan::Selector selector) {
-  if (selector == plan::Selector::kPrivTune) return false;  // its categories are hashed or declared
-  if (q.labelClasses || o.discoverClasses == true) return true;
-  const bool hashAll = o.categories == data::CategorySource::kHash;
-  for (std::size_t j = 0; j < q.kind.size(); ++j) {
-    if (q.kind[j] && !hashAll) return true;
-  }
-  for (const data::ColumnChoice& c : o.columns) {
-    const data::CategorySource s = c.categories.value_or(o.categories.value_or(data::CategorySource::kAuto));
-    if (c.kind == data::ColumnKind::kCategorical && !c.levels && s != data::CategorySource::kHash) return true;
-  }
-  return false;
-}
-}  // namespace
 
 void CsvRun::afterScan() {
   // The schema (docs/reference/PRIVACY_SCHEMA.md, "The schema"): what the header and the options decide is
@@ -145,57 +116,38 @@ void CsvRun::afterScan() {
   const data::SchemaPurpose purpose = mode_ == Mode::kLocal ? data::SchemaPurpose::kSummary : data::SchemaPurpose::kTrain;
   const data::SchemaQuestions questions = data::schemaQuestions(reader_.scan(), options_.table, purpose);
   const std::uint64_t n = reader_.selectedRows();
-  if (n < 2) throwBadParameter("rows", "at least 2 data rows for training", double(n));
+  requireTrainingRows(n);
   generator_ = std::make_unique<random::Generator>(
       options_.seed || mode_ == Mode::kLocal ? random::Generator::seeded(options_.seed.value_or(0))
                                              : random::Generator::secure());
   data::SchemaEvidence evidence = data::exactEvidence(reader_.scan());
   evidence.rows = double(n);
+  budget_.n = n;
   if (mode_ == Mode::kPrivate) {
-    const plan::PlanRequest request = budgetRequest(0);
-    discoveryPossible_ = mayDiscover(questions, options_.table, request.selector);
-    schemaCoordinates_ = questions.coordinates();
-    if (schemaCoordinates_ > 0) {
-      plan::PlanRequest r = budgetRequest(0);
-      schemaShare_ = options_.schemaShare.value_or(plan::defaultSchemaShare(r));
+    budget_ = csvBudget(options_, questions, n);
+    if (budget_.schemaCoordinates > 0) {
       const plan::Plan budget = plan::makeBudget(budgetRequest(0));
       evidence = data::releaseEvidence(evidence, questions, budget.schemaSigma, *generator_);
-    } else if (options_.schemaShare) {
-      throwBadParameter("schemaShare", "unset when the schema reads nothing off the cells (every kind, nullable and the classes declared)",
-                        *options_.schemaShare);
     }
   }
   schema_ = data::resolveSchema(reader_.scan(), options_.table, purpose, evidence);
-  // "auto" categories: discovered when the budget's threshold finds levels held by a
-  // twentieth of the rows, else hashed — a decision from (ε, δ, n, the share, m) only.
-  std::vector<std::size_t> discover, automatic;
-  for (std::size_t j : schema_.featureOrder) {
-    const data::ColumnSchema& c = schema_.columns[j];
-    if (c.kind != data::ColumnKind::kCategorical) continue;
-    if (c.categories == data::CategorySource::kDiscover) discover.push_back(j);
-    if (c.categories == data::CategorySource::kAuto) automatic.push_back(j);
-  }
-  const std::uint64_t label = schema_.discoversClasses() ? 1 : 0;
-  if (!automatic.empty() && mode_ == Mode::kLocal) {
+  std::vector<std::size_t> discover;
+  if (mode_ == Mode::kLocal) {
     // Local: every text column's levels are read exactly (up to maxLevels).
-    for (std::size_t j : automatic) schema_.columns[j].categories = data::CategorySource::kDiscover;
-    discover.insert(discover.end(), automatic.begin(), automatic.end());
-    std::sort(discover.begin(), discover.end());
-  } else if (!automatic.empty()) {
-    // PrivTune discovers nothing (its accounting is not GDP): its auto categories are hashed,
-    // and no discovery budget is planned (that plan would refuse a discovery share).
-    const bool privTune = budgetRequest(0).selector == plan::Selector::kPrivTune;
-    const bool found = !privTune && plan::makeBudget(budgetRequest(discover.size() + automatic.size() + label))
-                                            .discovery.threshold <= kAutoDiscoverRowShare * double(n);
-    for (std::size_t j : automatic) {
+    bool automatic = false;
+    for (std::size_t j : schema_.featureOrder) {
       data::ColumnSchema& c = schema_.columns[j];
-      c.categories = found ? data::CategorySource::kDiscover : data::CategorySource::kHash;
-      if (found) discover.push_back(j);
+      if (c.kind != data::ColumnKind::kCategorical) continue;
+      automatic = automatic || c.categories == data::CategorySource::kAuto;
+      if (c.categories == data::CategorySource::kAuto) c.categories = data::CategorySource::kDiscover;
+      if (c.categories == data::CategorySource::kDiscover) discover.push_back(j);
     }
-    std::sort(discover.begin(), discover.end());
+    if (automatic) std::sort(discover.begin(), discover.end());
+  } else {
+    discover = discoverOrHash(schema_, options_, budget_);
   }
   discovered_ = discover;
-  if (label) discovered_.push_back(schema_.columns[std::size_t(schema_.label)].file);
+  if (schema_.discoversClasses()) discovered_.push_back(schema_.columns[std::size_t(schema_.label)].file);
   m_ = discovered_.size();
   if (m_ > 0) {
     reader_.beginCount(discovered_);
@@ -318,42 +270,7 @@ void CsvRun::afterFill() {
     pass_ = Pass::kDone;
     return;
   }
-  settings_ = resolve(options_, dataset_->rows(), encoding_.width, classes);
-  settings_.plan.discoveryColumns = m_;
-  settings_.plan.discoveryLabel = m_ > 0 && schema_.discoversClasses();
-  settings_.plan.discoveryShare =
-      m_ > 0 ? options_.discoveryShare.value_or(settings_.plan.discoveryLabel ? kClassDiscoveryShare : kDiscoveryShare)
-      : discoveryPossible_ ? options_.discoveryShare.value_or(0.0)
-                           : 0.0;
-  settings_.plan.discoveryPossible = discoveryPossible_;
-  settings_.plan.schemaCoordinates = schemaCoordinates_;
-  settings_.plan.schemaShare = schemaShare_;
-  if (settings_.plan.rangeShare > 0) {
-    // Encoded 0/1 columns and declared ranges are public: only the others are estimated.
-    const std::vector<bool> unit = encoding_.publicUnitColumns();
-    settings_.knownRanges.assign(encoding_.width, std::nullopt);
-    bool estimate = false;
-    for (const data::EncodedBlock& b : encoding_.blocks) {
-      if (b.kind == data::ColumnKind::kNumeric) {
-        if (b.range) settings_.knownRanges[b.offset] = learn::ColumnRange{(*b.range)[0], (*b.range)[1]};
-        else estimate = true;
-      }
-    }
-    for (std::size_t j = 0; j < unit.size(); ++j) {
-      if (unit[j]) settings_.knownRanges[j] = learn::ColumnRange{0.0, 1.0};
-    }
-    if (!estimate) {
-      // Every range is public: no budget for private ones.
-      settings_.preprocessing.ranges.clear();
-      for (const auto& r : settings_.knownRanges) settings_.preprocessing.ranges.push_back(*r);
-      settings_.knownRanges.clear();
-      if (options_.rangeShare && *options_.rangeShare > 0) {
-        throwBadParameter("rangeShare", "0 when every column's range is public", *options_.rangeShare);
-      }
-      settings_.plan.rangeShare = 0.0;
-    }
-  }
-  plan::validateRequest(settings_.plan);
+  settings_ = csvSettings(options_, budget_, m_, schema_.discoversClasses(), encoding_, classes);
   if (classes == 2 && dataset_->rows() >= 2) {
     // Both classes among the rows, said in the table's words (the dataset's check names neither
     // the class nor the column).

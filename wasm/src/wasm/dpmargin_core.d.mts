@@ -214,6 +214,11 @@ export interface CoreCsvScan extends CoreByteSink {
   finish(maxValues: number): Status<Record<string, unknown>>;
   release(): Status<boolean>;
 }
+/** run::CsvPreview: one scan, then run::previewCsv (local, NOT private). */
+export interface CoreCsvPreview extends CorePassReader {
+  start(csv: CoreOptions, options: CoreOptions | null, rows: ArrayLike<number> | null, previewRows: number): Status<boolean>;
+  preview(maxValues: number): Status<Record<string, unknown>>;
+}
 export interface CoreModule {
   optionTable(): Status<OptionInfo[]>;
   plan(options: CoreOptions): Status<Plan>;
@@ -257,6 +262,7 @@ export interface CoreModule {
   CsvRun: new () => CoreCsvRun;
   CsvRead: new () => CoreCsvRead;
   CsvScan: new () => CoreCsvScan;
+  CsvPreview: new () => CoreCsvPreview;
 }
 
 export interface FactoryOptions {

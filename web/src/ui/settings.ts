@@ -1,11 +1,13 @@
-// Step 2 (privacy) and step 3 (evaluation split): the form → TrainOptions, a live budget
-// preview from the engine's data-free plan, the δ ≥ 1/n warning and the seeded badge.
-import type { OptionInfo, Plan } from "dpmargin";
+// Step 2 (privacy) and step 3 (evaluation split): the form → TrainOptions, the live budget
+// preview — the plan of the core's preview of the run on the loaded table (dp.previewCsv: the
+// same resolution as the run, its n, d and μ split) —, the δ ≥ 1/n warning and the seeded badge.
+import type { CsvPreview, OptionInfo, Plan } from "dpmargin";
 import { deltaWarning, epsilonMeaning } from "dpmargin/explain";
 import type { WireTrainOptions, WorkerError } from "../protocol.ts";
 import type { WorkerClient } from "../worker-client.ts";
 import { $, clearError, el, fmt, showError } from "./dom.ts";
 import { adviceElement } from "./plan.ts";
+import type { PreviewResult } from "./data/index.ts";
 
 /** Which field holds each option, so an error naming a parameter can point at its field. */
 export const FIELD_OF: Record<string, string> = {
@@ -58,9 +60,6 @@ export function readSplit(): { testFraction: number; splitSeed: number } {
   return { testFraction: Number(choice("test-fraction")), splitSeed: seed === "" ? Number.NaN : Number(seed) };
 }
 
-/** Training rows after the held-out split (the split takes round(n·f) rows). */
-export const trainRows = (n: number, testFraction: number) => n - Math.round(n * testFraction);
-
 function markInvalid(parameter?: string): void {
   for (const id of Object.values(FIELD_OF)) $(id).removeAttribute("aria-invalid");
   const id = parameter ? FIELD_OF[parameter] : undefined;
@@ -107,18 +106,16 @@ export function applyCoreDefaults(options: readonly OptionInfo[]): void {
 }
 
 export interface SettingsView {
-  /** Recompute the preview for a dataset of n rows × d feature columns (null: no data). */
-  setData(shape: { n: number; d: number } | null): void;
+  /** Show the plan of the core's latest preview of the run (null: no data loaded). */
+  setPreview(result: PreviewResult): void;
   refresh(): void;
 }
 
 export function setupSettings(client: WorkerClient, onChange: () => void): SettingsView {
+  void client;  // the plan comes with the data step's preview (dp.previewCsv in the worker)
   // Two workers where the machine has a second core: same mechanism and privacy, and faster in
   // Chromium on the benchmark's real tables (docs/reference/SHARDING.md has the numbers).
   $<HTMLSelectElement>("workers").value = (navigator.hardwareConcurrency ?? 1) >= 2 ? "2" : "1";
-  let shape: { n: number; d: number } | null = null;
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  let generation = 0;
 
   const presets = [...document.querySelectorAll<HTMLButtonElement>("button.preset")];
   const syncPresets = () => {
@@ -149,44 +146,44 @@ export function setupSettings(client: WorkerClient, onChange: () => void): Setti
     $("seed").classList.toggle("seeded", seeded);
   };
 
-  const preview = async () => {
-    const mine = ++generation;
+  const show = (result: PreviewResult) => {
     const box = $("budget-preview");
-    const options = readOptions();
-    const { testFraction } = readSplit();
     const warning = $("delta-warning");
-    if (!shape) {
+    if (result === null) {
       box.replaceChildren(el("p", { class: "note" }, "Load data to see how the budget is split (or use “Plan without data”)."));
       warning.hidden = true;
       clearError($("settings-error"));
       markInvalid();
       return;
     }
-    const n = trainRows(shape.n, testFraction);
-    const delta = options.delta as number;
-    // The package's rule and sentence (explain.ts deltaWarning), the CLI's.
-    const deltaText = deltaWarning(delta, n);
-    warning.hidden = deltaText === null;
-    warning.textContent = deltaText ?? "";
-    try {
-      // The plan training would make (the core resolves every default, the intercept in d).
-      const plan = await client.request<Plan>({ type: "plan-for", options, table: { rows: n, features: shape.d } });
-      if (mine !== generation) return;
+    if ("error" in result) {
+      box.replaceChildren(el("p", { class: "note" }, "No plan: the core could not preview the run (see the data step)."));
+      return;
+    }
+    const { preview } = result;
+    // δ against the training rows the run will read (the core's n, after the held-out split);
+    // the package's rule and sentence (explain.ts deltaWarning), the CLI's.
+    const text = deltaWarning(readOptions().delta as number, preview.rows);
+    warning.hidden = text === null;
+    warning.textContent = text ?? "";
+    if (preview.plan) {
       clearError($("settings-error"));
       markInvalid();
-      renderBudget(box, plan);
-    } catch (error) {
-      if (mine !== generation) return;
+      renderBudget(box, preview.plan, preview);
+    } else if (preview.planError && FIELD_OF[preview.planError.parameter]) {
       box.replaceChildren();
-      showSettingsError(error as WorkerError);
+      showSettingsError(preview.planError);
+    } else {
+      clearError($("settings-error"));
+      markInvalid();
+      box.replaceChildren(el("p", { class: "note", "data-key": "plan-error" },
+        preview.planError ? `The run would stop: ${preview.planError.message}` : "No plan yet."));
     }
   };
 
   const update = () => {
     syncPresets();
     syncVisibility();
-    clearTimeout(timer);
-    timer = setTimeout(preview, 120);
     onChange();
   };
   for (const id of ["settings-form", "eval-section"]) {
@@ -194,21 +191,22 @@ export function setupSettings(client: WorkerClient, onChange: () => void): Setti
     $(id).addEventListener("change", update);
   }
   $("settings-form").addEventListener("submit", (event) => event.preventDefault());
+  show(null);
   update();
   return {
-    setData(s) {
-      shape = s;
-      update();
-    },
+    setPreview: show,
     refresh: update,
   };
 }
 
-function renderBudget(box: HTMLElement, plan: Plan): void {
+function renderBudget(box: HTMLElement, plan: Plan, preview: CsvPreview): void {
   const maxT = Math.max(...plan.candidates.map((c) => c.T));
   const capped = plan.candidates.some((c) => c.capped);
+  const estimate = preview.modelColumns?.estimate ?? false;
   const items: [string, string, string][] = [
     ["μ total", fmt(plan.mu), "mu"],
+    ...(plan.muSchema ? [["μ schema (decided privately)", fmt(plan.muSchema), "mu-schema"] as [string, string, string]] : []),
+    ...(plan.muDiscovery ? [["μ discovery", fmt(plan.muDiscovery), "mu-discovery"] as [string, string, string]] : []),
     ...(plan.muRanges > 0 ? [["μ ranges", fmt(plan.muRanges), "mu-ranges"] as [string, string, string]] : []),
     ["μ training", fmt(plan.muTrain), "mu-train"],
     ["margin candidates", String(plan.candidates.length), "candidates"],
@@ -217,7 +215,9 @@ function renderBudget(box: HTMLElement, plan: Plan): void {
     ["iterations per run ≤", `${maxT}${capped ? " (capped)" : ""}`, "max-t"],
   ];
   box.replaceChildren(
-    el("p", { class: "budget-title" }, `Budget for n = ${plan.n} training rows, d = ${plan.d} columns (data-free plan):`),
+    el("p", { class: "budget-title", "data-n": String(plan.n), "data-d": String(plan.d), "data-mu": String(plan.mu), "data-estimate": String(estimate) },
+      `Budget for n = ${plan.n} training rows, d = ${plan.d} model columns${estimate ? " (an estimate: discovered levels counted from your file — local)" : ""}, `,
+      "the plan the core would make for this file and these settings:"),
     el("dl", { class: "budget-list" }, ...items.flatMap(([k, v, key]) => [el("dt", {}, k), el("dd", { "data-key": key }, v)])),
     adviceElement(plan),
   );

@@ -175,6 +175,19 @@ inline constexpr double kClassDiscoveryShare = 0.1;
 // "auto" categories are discovered when the threshold τ is at most this share of the rows.
 inline constexpr double kAutoDiscoverRowShare = 0.05;
 
+namespace detail {
+// The budget of a CSV run fixed after the scan by the header and the options alone (public):
+// the training rows, the private schema release's coordinates and share, and whether the run
+// may discover categories or classes (then μ is read with discovery's δ reserved). The rules
+// that set it are shared by the run and its preview (src/run/csv_plan.hpp).
+struct CsvBudget {
+  std::uint64_t n = 0;
+  std::uint64_t schemaCoordinates = 0;
+  double schemaShare = 0;
+  bool discoveryPossible = false;
+};
+}  // namespace detail
+
 // A training run on a CSV (docs/reference/DATA_PIPELINE.md, "One run"): the caller feeds the file's bytes once per
 // pass — while (pass() != kDone) { feed(…)…; endPass(); } — and the run decides everything in
 // between: the schema after the scan, category discovery (under the budget) after the counting
@@ -238,11 +251,9 @@ class CsvRun {
   data::Encoding encoding_;
   std::vector<std::size_t> discovered_;  // file columns discovered (the label last)
   std::uint64_t m_ = 0;
-  // The private schema release (afterScan): its coordinates and share, and whether the run
-  // may discover (public: from the header and the options).
-  std::uint64_t schemaCoordinates_ = 0;
-  double schemaShare_ = 0;
-  bool discoveryPossible_ = false;
+  // The budget fixed after the scan (the private schema release's coordinates and share,
+  // whether the run may discover): public, from the header and the options.
+  detail::CsvBudget budget_;
   std::unique_ptr<random::Generator> generator_;
   std::unique_ptr<learn::Dataset> dataset_;
   learn::TrainSettings settings_;
@@ -294,5 +305,51 @@ Node summarizeScan(const data::CsvScan& scan, const Options& options, std::size_
 // One column of that summary: the scan's column `column` (file order; INTERNAL beyond the last).
 // E.g. a training run's label column, from the run's own scan (CsvRun::scan).
 Node summarizeColumn(const data::CsvScan& scan, std::size_t column, std::size_t maxValues);
+
+// ---- The preview of a CSV run (docs/PRIVACY.md "The schema"; the app's Data tab) ----
+//
+// From one scan, what a training run with `options` would decide, and how — by the run's own
+// functions (data::schemaQuestions, data::resolveSchema, the budget and plan of csv_plan.hpp):
+// - public facts: the header, n, the dialect, the label the core proposes and why, the
+//   identifier columns, the positive-class rule;
+// - per column: its kind and nullable, each with its decision — "declared" (the caller's
+//   choice), "public" (a rule of the header and the options) or "private" (decided in the run on
+//   noisy counts: the value shown is then the LOCAL expectation, from the exact counts) — the
+//   core's reason, and the local exact facts (cell counts, top values) under `local`;
+// - the model's columns (the encoding's width, its feature names) under that expectation (discovered levels and
+//   classes: the local values whose count exceeds the budget's threshold, up to maxLevels — an
+//   estimate, said so);
+// - with `planned` (run options given: ε, δ, …): the plan the run would make (the schema
+//   release, the discovery reservation and columns, d, μ and its split, the candidates), equal
+//   to the run's whenever its private decisions agree with the exact counts and nothing is
+//   discovered; an option or a table that the run would refuse gives `planError` instead.
+// The preview is local and NOT private: it is for the data owner's eyes, never part of a model
+// file or a report. `n`: the training rows (the scan's rows, or a split's).
+Node previewCsv(const data::CsvScan& scan, std::uint64_t n, const Options& options, bool planned,
+                std::size_t maxValues);
+
+// The one pass of a preview: the scan of the rows a run would train on.
+class CsvPreview {
+ public:
+  // `options`: the table options and, when `planned`, the run's (validated by the preview, which
+  // reports what the run would refuse as planError); `rows`: the training rows (a split),
+  // strictly increasing; `previewRows`: data rows kept as text (at most 1000).
+  CsvPreview(Options options, bool planned, std::optional<std::vector<std::uint64_t>> rows,
+             std::size_t previewRows);
+  ~CsvPreview();
+  bool done() const noexcept { return done_; }
+  void feed(const char* data, std::size_t size);
+  void endPass();
+  std::uint64_t bytes() const;
+  std::uint64_t rows() const;
+  // Once scanned: previewCsv of the scan (INTERNAL before).
+  Node preview(std::size_t maxValues) const;
+
+ private:
+  Options options_;
+  bool planned_;
+  data::TableReader reader_;
+  bool done_ = false;
+};
 
 }  // namespace dpmargin::run
