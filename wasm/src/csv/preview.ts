@@ -14,7 +14,7 @@ import type { Plan } from "../types.js";
 import { isCsvSource, type CsvSource } from "./source.js";
 import { runPasses } from "./passes.js";
 import { splitCsvOptions, type CsvReadOptions } from "./options.js";
-import { columnSummaries, type ColumnSummary } from "./summary.js";
+import { columnSummaries, takeListing, type ColumnSummary } from "./summary.js";
 
 /** How a decision of the schema is made: by you ("declared"), by a rule of the header and the
  *  options ("public"), or in the run on noisy cell counts under the budget ("private"). */
@@ -124,13 +124,7 @@ export async function previewCsv(core: CoreModule, source: CsvSource, csv: Previ
   options?: TrainOptions): Promise<CsvPreview> {
   if (!isCsvSource(source)) throw badParameter("source", "CSV text, a Blob/File, or { open() }", source);
   const o = { ...requireObject(csv, "csv") };
-  const previewRows = (o.previewRows ?? 8) as number;
-  const maxValues = (o.maxValues ?? 50) as number;
-  for (const [name, v] of [["previewRows", previewRows], ["maxValues", maxValues]] as const) {
-    if (typeof v !== "number" || !Number.isInteger(v) || v < 0) throw badParameter(name, "an integer >= 0", v);
-  }
-  delete o.previewRows;
-  delete o.maxValues;
+  const { previewRows, maxValues } = takeListing(o);
   const split = splitCsvOptions(o);
   const run = options === undefined ? null : coreOptions(requireObject(options, "options"), TRAIN_JS_ONLY);
   if (split.signal?.aborted) throw cancelled("reading the CSV");

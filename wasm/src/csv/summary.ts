@@ -65,6 +65,19 @@ export interface SummaryOptions extends Pick<CsvReadOptions,
 }
 
 /** The columns of the core's scan summary (run::summarizeScan), typed. */
+/** The listing options of a summary or a preview (first rows shown, values listed per column),
+ *  checked and taken out of `o` (the rest are the CSV options). */
+export function takeListing(o: Record<string, unknown>): { previewRows: number; maxValues: number } {
+  const previewRows = (o.previewRows ?? 8) as number;
+  const maxValues = (o.maxValues ?? 50) as number;
+  for (const [name, v] of [["previewRows", previewRows], ["maxValues", maxValues]] as const) {
+    if (typeof v !== "number" || !Number.isInteger(v) || v < 0) throw badParameter(name, "an integer >= 0", v);
+  }
+  delete o.previewRows;
+  delete o.maxValues;
+  return { previewRows, maxValues };
+}
+
 export function columnSummaries(summary: Record<string, unknown>): ColumnSummary[] {
   return (summary.columns as Record<string, unknown>[]).map((c): ColumnSummary => ({
     name: c.name as string,
@@ -86,13 +99,7 @@ export function columnSummaries(summary: Record<string, unknown>): ColumnSummary
 export async function summarizeCsv(core: CoreModule, source: CsvSource, options: SummaryOptions = {}): Promise<CsvSummary> {
   if (!isCsvSource(source)) throw badParameter("source", "CSV text, a Blob/File, or { open() }", source);
   const o = { ...requireObject(options, "options") };
-  const previewRows = (o.previewRows ?? 8) as number;
-  const maxValues = (o.maxValues ?? 50) as number;
-  for (const [name, v] of [["previewRows", previewRows], ["maxValues", maxValues]] as const) {
-    if (typeof v !== "number" || !Number.isInteger(v) || v < 0) throw badParameter(name, "an integer >= 0", v);
-  }
-  delete o.previewRows;
-  delete o.maxValues;
+  const { previewRows, maxValues } = takeListing(o);
   const split = splitCsvOptions(o);
   if (split.signal?.aborted) throw cancelled("reading the CSV");
   const scan = new core.CsvScan();
