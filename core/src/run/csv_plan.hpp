@@ -31,7 +31,7 @@ plan::PlanRequest csvBudgetRequest(const Options& options, const CsvBudget& budg
                                    bool discoveryLabel);
 
 // The "auto" categorical features of `schema`: discovered when the budget's threshold finds
-// levels held by a twentieth of the rows (run::kAutoDiscoverRowShare), else hashed — decided from
+// levels held by a tenth of the rows (run::kAutoDiscoverRowShare), else hashed — decided from
 // (ε, δ, n, the shares, m) only, never from a count. Sets their source; returns the file columns
 // whose levels are discovered (the declared "discover" ones in model order; with auto ones among
 // them, all in file order — the count pass's order, which the noise is drawn in); the label is

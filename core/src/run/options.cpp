@@ -241,7 +241,7 @@ std::vector<OptionSpec> makeSpecs() {
        "the public constant a missing numeric cell becomes",
        [](Options& o, const Value& v) { o.table.fill = number("fill", v); }},
       {"categories", K::kChoice, S::kTable, "data", "auto|discover|hash", txt("auto"), "auto",
-       "text columns' levels: discovered under the budget, hashed into buckets, or auto (discover when the budget can find levels held by 5% of the rows)",
+       "text columns' levels: discovered under the budget, hashed into buckets, or auto (discover when the budget can find levels held by 10% of the rows)",
        [](Options& o, const Value& v) {
          const std::string& s = text("categories", "auto|discover|hash", v);
          if (s != "auto" && s != "discover" && s != "hash") unknownChoice("categories", "auto|discover|hash", v);

@@ -74,7 +74,7 @@ export interface CsvReadOptions {
   /** The public constant a missing numeric cell becomes (default 0). */
   fill?: number;
   /** Text columns' levels: "auto" (default: discovered when the budget can find levels held by
-   *  5% of the rows, else hashed), "discover", or "hash". Declared levels go in `schema`. */
+   *  10% of the rows, else hashed), "discover", or "hash". Declared levels go in `schema`. */
   categories?: "auto" | "discover" | "hash";
   maxLevels?: number;
   hashBuckets?: number;

@@ -34,7 +34,7 @@ enum class MissingStrategy : std::uint8_t { kError, kConstant, kIndicator, kLeve
 // Where a categorical column's levels come from. kDeclared: the user's list (public); kDiscover:
 // private partition selection (discovery.hpp); kHash: a public hash of the value into `buckets`
 // columns (no list is learnt at all); kAuto: discover when the budget finds categories of a
-// twentieth of the rows, else hash (decided by the plan from public quantities only).
+// tenth of the rows, else hash (decided by the plan from public quantities only).
 enum class CategorySource : std::uint8_t { kDeclared, kDiscover, kHash, kAuto };
 // The label's classes. kDeclared: the user's list; kBinary01: a numeric label holding 0 and 1
 // (any other value is refused); kPositive: one class (`positive`) against the rest; kDiscover:

@@ -173,7 +173,7 @@ random::Generator makeGenerator(const learn::TrainSettings& settings);
 inline constexpr double kDiscoveryShare = 0.1;
 inline constexpr double kClassDiscoveryShare = 0.1;
 // "auto" categories are discovered when the threshold τ is at most this share of the rows.
-inline constexpr double kAutoDiscoverRowShare = 0.05;
+inline constexpr double kAutoDiscoverRowShare = 0.1;
 
 namespace detail {
 // The budget of a CSV run fixed after the scan by the header and the options alone (public):
