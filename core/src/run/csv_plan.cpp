@@ -42,6 +42,13 @@ void setCsvFields(plan::PlanRequest& r, const Options& o, const CsvBudget& b, st
 
 }  // namespace
 
+Options withSelectorRules(Options o) {
+  if (o.selector == plan::Selector::kPrivTune && !o.table.classes && !o.table.positive && !o.table.discoverClasses) {
+    o.table.discoverClasses = false;
+  }
+  return o;
+}
+
 void requireTrainingRows(std::uint64_t n) {
   if (n < 2) throwBadParameter("rows", "at least 2 data rows for training", double(n));
 }

@@ -19,6 +19,12 @@ namespace dpmargin::run::detail {
 // BAD_PARAMETER naming "rows" below 2 training rows.
 void requireTrainingRows(std::uint64_t n);
 
+// The options with the rules a selector imposes on the table: PrivTune discovers nothing (its
+// accounting is not GDP), so a label whose classes are not declared is binary-coded by the
+// public rule (discoverClasses = false) instead of asking the schema release whether to
+// discover them — a noisy answer "discover" would refuse the run.
+Options withSelectorRules(Options options);
+
 // The budget of a private run for these questions (SchemaQuestions: what is read off the cells):
 // the schema share from the option or plan::defaultSchemaShare; BAD_PARAMETER naming
 // "schemaShare" when it is set but nothing is read off the cells, and the budget options' own.

@@ -27,7 +27,7 @@ const Options& validated(const Options& o, CsvRun::Mode mode) {
 }  // namespace
 
 CsvRun::CsvRun(Options options, std::optional<std::vector<std::uint64_t>> rows, Mode mode)
-    : options_(std::move(options)),
+    : options_(withSelectorRules(std::move(options))),
       mode_(mode),
       reader_(data::csvOptionsFor(validated(options_, mode_).table), std::move(rows)) {
   reader_.setMaxBytes(options_.maxBytes.value_or(double(learn::kMaxTableValues) * 4.0));

@@ -337,7 +337,7 @@ data::CsvOptions previewCsvOptions(const Options& o, std::size_t previewRows) {
 
 CsvPreview::CsvPreview(Options options, bool planned, std::optional<std::vector<std::uint64_t>> rows,
                        std::size_t previewRows)
-    : options_(std::move(options)), planned_(planned), reader_(previewCsvOptions(options_, previewRows), std::move(rows)) {}
+    : options_(withSelectorRules(std::move(options))), planned_(planned), reader_(previewCsvOptions(options_, previewRows), std::move(rows)) {}
 
 CsvPreview::~CsvPreview() = default;
 
