@@ -816,6 +816,47 @@ TEST(CsvRun, OnePassForPlainNumericTablesEqualsTheFillPass) {
   EXPECT_GT(textOnePass, 10);
 }
 
+// A column declared nullable (so with a missing-value indicator) that has no missing cell keeps
+// the one-pass read: the indicator is 0 in every row on either path, so the table is the fill
+// pass's bit for bit. The Dataset's rows are then wider than the file's (stride > columns): the
+// kept values are moved back to front. With a missing cell, two passes (the fill marks it).
+TEST(CsvRun, AnUnusedIndicatorKeepsTheOnePassReadAndItsBits) {
+  std::mt19937_64 rng(29);
+  for (const bool spoiled : {false, true}) {
+    for (const std::size_t nullableColumns : {1u, 3u}) {
+      std::string csv = "a,b,c,label\n";
+      const std::size_t rows = 700;
+      for (std::size_t i = 0; i < rows; ++i) {
+        csv += std::to_string(int(rng() % 256)) + "," +
+               (spoiled && i == rows / 3 ? std::string("NA") : std::to_string(int(rng() % 256))) + "," +
+               std::to_string(int(rng() % 9) - 4) + "," + std::to_string(int(rng() % 2)) + "\n";
+      }
+      run::Options o = budget(7);
+      o.table.discoverClasses = false;
+      const char* names[] = {"a", "b", "c"};
+      for (std::size_t j = 0; j < 3; ++j) {
+        data::ColumnChoice c;
+        c.name = names[j];
+        c.kind = ColumnKind::kNumeric;
+        c.nullable = j < nullableColumns || (j == 1 && nullableColumns == 1);  // b is always nullable
+        o.table.columns.push_back(c);
+      }
+      const Ran two = runCsv(csv, o, 4096, false);
+      const Ran one = runCsv(csv, o, 4096, true);
+      EXPECT_EQ(one.passes, spoiled ? two.passes : two.passes - 1) << "spoiled " << spoiled;
+      learn::Dataset& a = two.run->dataset();
+      learn::Dataset& b = one.run->dataset();
+      ASSERT_EQ(a.rows(), rows);
+      ASSERT_EQ(a.stride(), b.stride());
+      ASSERT_GT(a.stride(), 4u);  // wider than the file's 4 columns: the back-to-front move
+      EXPECT_EQ(0, std::memcmp(a.raw(), b.raw(), a.rows() * a.stride() * sizeof(float)));
+      EXPECT_EQ(0, std::memcmp(a.labels(), b.labels(), a.rows()));
+      EXPECT_EQ(two.run->fillResult().marked, one.run->fillResult().marked);
+      EXPECT_EQ(two.run->fillResult().imputed, one.run->fillResult().imputed);
+    }
+  }
+}
+
 // The same for a prediction read (run::CsvRead with a trained run's encoding): one pass or two,
 // the same table, labels and codes.
 TEST(CsvRead, OnePassForPlainNumericFilesEqualsTheFillPass) {

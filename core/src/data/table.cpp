@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstring>
 #include <cstdio>
+#include <new>
 #include <unordered_map>
 
 #include "dpmargin/data/names.hpp"
@@ -13,6 +14,15 @@
 #include "data/csv/text.hpp"
 
 namespace dpmargin::data {
+
+namespace {
+// What a user can do about OUT_OF_MEMORY: the table is rows × (model columns + 1) float32 cells,
+// at most maxBytes (default and ceiling 2^31 − 4 bytes: wasm32 indices; a browser tab's module
+// holds at most 4 GB, the table and the training's scratch together).
+const std::string kWhatToDo =
+    "To train, use fewer model columns (the features or ignore options, fewer hashBuckets) or a "
+    "sample of the rows";
+}  // namespace
 
 namespace {
 // Rows read before the kept scan values are sized from their bytes per row.
@@ -73,7 +83,7 @@ void TableReader::feed(const char* data, std::size_t size) {
         throw Error(ErrorCode::kOutOfMemory, "maxBytes",
                     "the table needs at least " + std::to_string(scanner_->rows()) +
                         " rows × 8 bytes, more than the limit of " + formatValue(maxBytes_) +
-                        " bytes; stopped reading");
+                        " bytes; stopped reading. " + kWhatToDo);
       }
       return;
     case Stage::kCount:
@@ -174,7 +184,8 @@ void TableReader::beginFill(const Schema& schema, const Encoding& encoding,
     std::snprintf(limit, sizeof limit, "%.1f MiB", maxBytes / 1048576.0);
     throw Error(ErrorCode::kOutOfMemory, "maxBytes",
                 std::string("the table needs ") + mib + " of memory (" + std::to_string(selected_) + " rows × (" +
-                    std::to_string(encoding.width) + " model columns + 1) × 4 bytes), more than the limit of " + limit);
+                    std::to_string(encoding.width) + " model columns + 1) × 4 bytes), more than the limit of " + limit +
+                    ". " + kWhatToDo);
   }
   if (!values_.empty() && fillFromValues(schema, encoding, labelClasses, refuseOtherClasses)) return;
   values_ = {};
@@ -199,11 +210,14 @@ bool TableReader::fillFromValues(const Schema& schema, const Encoding& encoding,
   const std::size_t columns = scan.columns.size();
   const std::size_t stride = encoding.width + 1;  // the Dataset's row: features, then one slot
   // The kept values hold the selected rows only, in order.
-  if (values_.size() != std::size_t(selected_) * columns || stride > columns || selected_ == 0) return false;
+  if (values_.size() != std::size_t(selected_) * columns || selected_ == 0) return false;
   // Every model column a numeric file column whose every cell is a number: what the fill would
-  // write is the number the scan parsed (the same classifier and dialect).
+  // write is the number the scan parsed (the same classifier and dialect). A column with a
+  // missing-value indicator qualifies too when it has no missing cell: encodeRows writes its
+  // indicator (0 in every row) on either path. (On wide tables the noisy nullable decision
+  // gives some columns an indicator they never use: 3 of fashion_mnist's 784 at ε = 1.)
   for (const EncodedBlock& b : encoding.blocks) {
-    if (b.kind != ColumnKind::kNumeric || b.width != 1 || b.indicator || b.file >= columns) return false;
+    if (b.kind != ColumnKind::kNumeric || b.width != (b.indicator ? 2u : 1u) || b.file >= columns) return false;
     const ColumnSummary& c = scan.columns[b.file];
     if (c.missing != 0 || c.text != 0 || c.nonFinite != 0) return false;
   }
@@ -262,15 +276,26 @@ bool TableReader::fillFromValues(const Schema& schema, const Encoding& encoding,
   CsvFiller(*scan_, encodingFillPlan(schema, encoding, labelClasses, refuseOtherClasses),
             std::vector<FillTarget>{check}, router_.empty() ? nullptr : router_.data());
 
-  // In place, row by row: kept row i becomes the Dataset's row i (stride ≤ columns, so it ends
-  // before kept row i + 1 starts; row i is copied out first).
+  // In place, row by row: kept row i becomes the Dataset's row i, row i copied out first. With
+  // stride ≤ columns, front to back (row i's target ends before kept row i + 1 starts); with
+  // stride > columns (indicators), back to front after growing the storage (row i's target
+  // starts at or after kept row i, so it covers only rows already moved).
   const std::size_t n = std::size_t(selected_);
   std::vector<float> row(columns);
   std::vector<std::int32_t> codes(labelled ? n : 0);
   std::vector<std::uint64_t> counts(labelClasses.size(), 0);
   std::uint64_t other = 0;
+  const bool backwards = stride > columns;
+  if (backwards) {
+    try {
+      values_.resize(n * stride);
+    } catch (const std::bad_alloc&) {
+      return false;  // the fill pass allocates its own table, with the usual OUT_OF_MEMORY
+    }
+  }
   float* v = values_.data();
-  for (std::size_t i = 0; i < n; ++i) {
+  for (std::size_t step = 0; step < n; ++step) {
+    const std::size_t i = backwards ? n - 1 - step : step;
     std::copy(v + i * columns, v + (i + 1) * columns, row.data());
     float* out = v + i * stride;
     for (const EncodedBlock& b : encoding.blocks) out[b.offset] = row[b.file];
