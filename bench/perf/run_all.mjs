@@ -153,7 +153,7 @@ function runCliE2E(table) {
     if (t.error || t.p.status !== 0) return { status: "error", error: t.error ?? t.p.stderr.trim().slice(-500) };
     const r = JSON.parse(t.p.stdout);
     return { status: "ok", wallSeconds: t.wallSeconds, cpuSeconds: t.cpuSeconds, peakRssKb: t.peakRssKb,
-      trainSeconds: r.local.elapsedMs / 1000, testAccuracy: r.testAccuracy, n: r.n, d: r.d - 1,
+      trainSeconds: r.local.elapsedMs / 1000, testAccuracy: r.local.testAccuracy, n: r.n, d: r.d - 1,
       selector: r.selector, maxIterations: r.report.plan.maxIterations, selectedMargin: r.selectedMargin,
       seeded: r.seeded, modelBytes: statSync(model).size };
   } finally {
