@@ -262,6 +262,7 @@ test("too large: OUT_OF_MEMORY before the table is allocated", async () => {
   const error = await codeOf(dp.trainCsv(text, { label: "label", maxBytes: 1e5 }, TRAIN));
   expect(error.code).toBe("OUT_OF_MEMORY");
   expect(error.message).toMatch(/8192 rows × \(3 model columns \+ 1\) × 4 bytes\), more than the limit/);
+  expect(error.message).toMatch(/To train, use fewer model columns \(the features or ignore options/);  // what to do
   expect(dp.memoryBytes).toBe(before);
 });
 

@@ -38,6 +38,7 @@ test("a table one value beyond the limit is refused with OUT_OF_MEMORY before an
     { features: { length: rows * columns }, columns, labels: { length: rows } },
     { epsilon: 1, delta: 1e-5 }));
   expect(error.message).toMatch(/524288 rows x 1024 columns/);
+  expect(error.message).toMatch(/To train, use a sample of the rows or fewer columns/);  // what to do
   expect(heap(dp).total).toBe(before.total);  // nothing grew
   // Prediction data takes the same path (2^29 rows × 6 columns).
   const { model } = await trainSmall();

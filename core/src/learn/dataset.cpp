@@ -29,7 +29,8 @@ std::size_t checkedStride(std::size_t n, std::size_t features) {
                 "a table of " + std::to_string(n) + " rows x " + std::to_string(stride) +
                     " columns needs " + std::to_string(double(n) * double(stride) * 4 / 1e6) +
                     " MB of float32 values; the limit is " +
-                    std::to_string(double(kMaxTableValues) * 4 / 1e6) + " MB");
+                    std::to_string(double(kMaxTableValues) * 4 / 1e6) +
+                    " MB (wasm32 indices). To train, use a sample of the rows or fewer columns");
   }
   return stride;
 }
