@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# The narrow-storage experiment (docs/design/NARROW_STORAGE.md): the product's float32 gradient
-# kernel against a uint8 variant of it (bench/kernels/narrow_bench.cpp), natively and in wasm
-# (Node; once with V8's default tiering and once with --no-liftoff, the steady-state code), in
-# interleaved rounds. Appends one JSON object per line to OUT (default bench/results/narrow.jsonl),
-# each tagged with the V8 mode and the date.
+# The narrow-storage experiments (docs/design/NARROW_STORAGE.md): the product's float32 gradient
+# kernel against a uint8 variant of it (bench/kernels/narrow_bench.cpp) and against compressed
+# one-hot rows (sparse_bench.cpp), natively and in wasm (Node; once with V8's default tiering and
+# once with --no-liftoff, the steady-state code), in interleaved rounds. Appends one JSON object
+# per line to OUT (default bench/results/narrow.jsonl) and to bench/results/sparse.jsonl, each
+# tagged with the V8 mode and the date.
 # Usage: bash bench/kernels/narrow.sh [rounds=3] [reps=9] [OUT]
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -14,7 +15,7 @@ export NODE_PATH=/usr/share/nodejs   # Debian's emscripten (TOOLCHAIN.md)
 
 cmake -S . -B build-bench -DCMAKE_BUILD_TYPE=Release -DDPMARGIN_BUILD_BENCH=ON \
   -DDPMARGIN_BUILD_TESTS=OFF >/dev/null
-cmake --build build-bench -j2 --target narrow_bench >/dev/null
+cmake --build build-bench -j2 --target narrow_bench sparse_bench >/dev/null
 mkdir -p build-kernels-wasm
 echo '{"type":"commonjs"}' >build-kernels-wasm/package.json   # the repo is "type": "module"
 em++ -std=c++17 -O3 -DNDEBUG -ffp-contract=off -DEIGEN_MPL2_ONLY -msimd128 -msse4.2 -fgnuc-version=5.13 \
@@ -23,6 +24,10 @@ em++ -std=c++17 -O3 -DNDEBUG -ffp-contract=off -DEIGEN_MPL2_ONLY -msimd128 -msse
   core/src/random/{chacha20,gaussian,generator,uniform,gamma_poisson}.cpp \
   -sENVIRONMENT=node -sSINGLE_FILE=1 -sALLOW_MEMORY_GROWTH=1 -sINITIAL_MEMORY=64MB \
   -o build-kernels-wasm/narrow_bench.js
+em++ -std=c++17 -O3 -DNDEBUG -ffp-contract=off -msimd128 -isystem /usr/include/eigen3 -Icore/include -Icore/src \
+  bench/kernels/sparse_bench.cpp core/src/learn/kernels.cpp core/src/error.cpp \
+  -sENVIRONMENT=node -sSINGLE_FILE=1 -sALLOW_MEMORY_GROWTH=1 -sINITIAL_MEMORY=64MB \
+  -o build-kernels-wasm/sparse_bench.js
 
 date=$(date -u +%Y-%m-%dT%H:%MZ)
 tag() { sed "s/^{/{\"v8\":\"$1\",\"date\":\"$date\",/"; }
@@ -32,6 +37,8 @@ for ((r = 0; r < rounds; ++r)); do
   build-bench/bench/narrow_bench "reps=$reps" | tag none >>"$out"
   node build-kernels-wasm/narrow_bench.js "reps=$reps" | tag default >>"$out"
   node --no-liftoff build-kernels-wasm/narrow_bench.js "reps=$reps" | tag no-liftoff >>"$out"
+  build-bench/bench/sparse_bench "reps=$reps" | tag none >>bench/results/sparse.jsonl
+  node --no-liftoff build-kernels-wasm/sparse_bench.js "reps=$reps" | tag no-liftoff >>bench/results/sparse.jsonl
 done
 /usr/bin/python3 - "$out" <<'PY'
 import json, sys, statistics, collections
