@@ -19,16 +19,14 @@
 
 #include "dpmargin/learn/kernels.hpp"
 #include "dpmargin/learn/noisy_gd.hpp"
+#include "bench_common.hpp"
 
 using dpmargin::learn::ClippedRows;
 
 namespace {
 
-#ifdef __EMSCRIPTEN__
-constexpr const char* kPlatform = "wasm";
-#else
-constexpr const char* kPlatform = "native";
-#endif
+using dpmargin::bench::kPlatform;
+using dpmargin::bench::seconds;
 
 struct Data {
   std::size_t n, k;
@@ -102,9 +100,9 @@ Timing timeIt(int reps, F&& f) {
   f();  // warm-up
   std::vector<double> t;
   for (int r = 0; r < reps; ++r) {
-    const auto t0 = std::chrono::steady_clock::now();
+    const double t0 = seconds();
     f();
-    t.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+    t.push_back(seconds() - t0);
   }
   std::sort(t.begin(), t.end());
   return {t[t.size() / 2], t.front()};

@@ -33,16 +33,14 @@
 #define NARROW_WIDEN 0
 #endif
 #include "dpmargin/learn/noisy_gd.hpp"
+#include "bench_common.hpp"
 
 using dpmargin::learn::ClippedRows;
 
 namespace {
 
-#ifdef __EMSCRIPTEN__
-constexpr const char* kPlatform = "wasm";
-#else
-constexpr const char* kPlatform = "native";
-#endif
+using dpmargin::bench::kPlatform;
+using dpmargin::bench::seconds;
 
 typedef float v4f __attribute__((vector_size(16)));
 typedef std::int32_t v4i __attribute__((vector_size(16)));
@@ -246,10 +244,6 @@ Table makeTable(std::size_t n, std::size_t k, std::mt19937_64& rng) {
     t.y[i] = std::int8_t((dot >= 0) == (unit(rng) < 0.85) ? 1 : -1);
   }
   return t;
-}
-
-double seconds() {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
 }
 
 }  // namespace

@@ -13,21 +13,15 @@
 #include <cstring>
 #include <string>
 #include <vector>
+#include "bench_common.hpp"
 
 namespace {
 
-#ifdef __EMSCRIPTEN__
-constexpr const char* kPlatform = "wasm";
-#else
-constexpr const char* kPlatform = "native";
-#endif
+using dpmargin::bench::kPlatform;
+using dpmargin::bench::seconds;
 
 typedef float v4f __attribute__((vector_size(16)));
 typedef float v4fu __attribute__((vector_size(16), aligned(4)));
-
-double now() {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
-}
 
 volatile float sink;
 
@@ -83,9 +77,9 @@ int main(int argc, char** argv) {
     // optimised (TurboFan) code — one long call would be timed in the baseline tier.
     for (int w = 0; w < 300; ++w) flops(steps / 1000, a, b);
     for (int r = 0; r < reps; ++r) {
-      const double t0 = now();
+      const double t0 = seconds();
       const double f = flops(steps, a, b);
-      rate.push_back(f / (now() - t0) / 1e9);
+      rate.push_back(f / (seconds() - t0) / 1e9);
     }
     std::sort(rate.begin(), rate.end());
     std::printf("{\"platform\":\"%s\",\"what\":\"simd_peak_mul_add\",\"gflops\":%.3f,\"maxGflops\":%.3f}\n",
@@ -98,9 +92,9 @@ int main(int argc, char** argv) {
     const long steps = 50000000;
     for (int w = 0; w < 300; ++w) latency(steps / 1000, b);
     for (int r = 0; r < reps; ++r) {
-      const double t0 = now();
+      const double t0 = seconds();
       latency(steps, b);
-      rate.push_back(3.0 * double(steps) / (now() - t0) / 1e9);
+      rate.push_back(3.0 * double(steps) / (seconds() - t0) / 1e9);
     }
     std::sort(rate.begin(), rate.end());
     std::printf("{\"platform\":\"%s\",\"what\":\"ghz_if_add_latency_3\",\"ghz\":%.3f,\"maxGhz\":%.3f}\n",
@@ -113,9 +107,9 @@ int main(int argc, char** argv) {
     for (int w = 0; w < 3; ++w) s += readSum(data.data(), data.size());  // pages touched, tier-up
     std::vector<double> rate;
     for (int r = 0; r < reps; ++r) {
-      const double t0 = now();
+      const double t0 = seconds();
       s += readSum(data.data(), data.size());
-      rate.push_back(double(bytes) / (now() - t0) / 1e9);
+      rate.push_back(double(bytes) / (seconds() - t0) / 1e9);
     }
     sink = s;
     std::sort(rate.begin(), rate.end());

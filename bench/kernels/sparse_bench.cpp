@@ -21,16 +21,14 @@
 
 #include "dpmargin/learn/kernels.hpp"
 #include "dpmargin/learn/noisy_gd.hpp"
+#include "bench_common.hpp"
 
 using dpmargin::learn::ClippedRows;
 
 namespace {
 
-#ifdef __EMSCRIPTEN__
-constexpr const char* kPlatform = "wasm";
-#else
-constexpr const char* kPlatform = "native";
-#endif
+using dpmargin::bench::kPlatform;
+using dpmargin::bench::seconds;
 
 // The dense kernel's shape of a call (kernels.cpp): body = k rounded down to 4; a masked tail
 // vector at last = k − 4 when k % 4 ≠ 0.
@@ -166,10 +164,6 @@ Table makeTable(std::size_t n, std::size_t k, double density, bool oneHot, std::
     t.y[i] = (rng() & 1) ? 1 : -1;
   }
   return t;
-}
-
-double seconds() {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
 }
 
 }  // namespace
