@@ -215,7 +215,7 @@ bool TableReader::fillFromValues(const Schema& schema, const Encoding& encoding,
   // write is the number the scan parsed (the same classifier and dialect). A column with a
   // missing-value indicator qualifies too when it has no missing cell: encodeRows writes its
   // indicator (0 in every row) on either path. (On wide tables the noisy nullable decision
-  // gives some columns an indicator they never use: 3 of fashion_mnist's 784 at ε = 1.)
+  // gives some columns an indicator they never use.)
   for (const EncodedBlock& b : encoding.blocks) {
     if (b.kind != ColumnKind::kNumeric || b.width != (b.indicator ? 2u : 1u) || b.file >= columns) return false;
     const ColumnSummary& c = scan.columns[b.file];
@@ -278,8 +278,9 @@ bool TableReader::fillFromValues(const Schema& schema, const Encoding& encoding,
 
   // In place, row by row: kept row i becomes the Dataset's row i, row i copied out first. With
   // stride ≤ columns, front to back (row i's target ends before kept row i + 1 starts); with
-  // stride > columns (indicators), back to front after growing the storage (row i's target
-  // starts at or after kept row i, so it covers only rows already moved).
+  // stride > columns (indicators, or a file without a label column), back to front after
+  // growing the storage (row i's target starts at or after kept row i, so it covers only rows
+  // already moved).
   const std::size_t n = std::size_t(selected_);
   std::vector<float> row(columns);
   std::vector<std::int32_t> codes(labelled ? n : 0);

@@ -180,7 +180,9 @@ class ScanSink {
   }
   void reserveValues(std::uint64_t rows) {
     if (!keepValues_ || reservedRows_ > 0) return;
-    if (width_ == 0 || rows < stored_ + 1 || rows > std::numeric_limits<std::size_t>::max() / 2 / width_) {
+    // Room for the rows stored so far at least: a small file, or a row selection, may be
+    // stored whole before the reservation (which comes after a chunk of the file).
+    if (width_ == 0 || rows < stored_ || rows > std::numeric_limits<std::size_t>::max() / 2 / width_) {
       return dropValues();
     }
     reservedRows_ = static_cast<std::size_t>(rows);
