@@ -78,6 +78,9 @@ test("npm start: the engine starts, the sample trains privately, the model predi
   await page.waitForSelector("body[data-engine=ready], body[data-engine=failed]", { timeout: 60_000 });
   assert.equal(await page.evaluate(() => document.body.dataset.engine), "ready",
     await page.textContent("#engine-status"));
+  // One worker by default, as the package: two were slower in Chromium on the benchmark's real
+  // tables and hold 2–3× the memory (docs/reference/SHARDING.md, "Default").
+  assert.equal(await page.inputValue("#workers"), "1");
   await page.click('button[data-sample="breast-cancer"]');
   await page.waitForSelector("body[data-data-state=loaded]");
   await page.evaluate(() => { document.body.dataset.trainState = "clicked"; });

@@ -113,9 +113,9 @@ export interface SettingsView {
 
 export function setupSettings(client: WorkerClient, onChange: () => void): SettingsView {
   void client;  // the plan comes with the data step's preview (dp.previewCsv in the worker)
-  // Two workers where the machine has a second core: same mechanism and privacy, and faster in
-  // Chromium on the benchmark's real tables (docs/reference/SHARDING.md has the numbers).
-  $<HTMLSelectElement>("workers").value = (navigator.hardwareConcurrency ?? 1) >= 2 ? "2" : "1";
+  // Workers: 1 by default, as in the package (index.html); 2 is an option. On the benchmark
+  // machine two workers were slower in Chromium and hold 2–3× the memory
+  // (docs/reference/SHARDING.md, "Default").
 
   const presets = [...document.querySelectorAll<HTMLButtonElement>("button.preset")];
   const syncPresets = () => {
