@@ -104,6 +104,19 @@ const dataValue = (key) => page.getAttribute(`#result-summary dd[data-key="${key
 
 // ---------- tests ----------
 
+// First, on the fresh page: the defaults train in the engine worker alone. No shard worker
+// script is fetched (two workers were slower on the benchmark's real tables and hold 2–3× the
+// memory: docs/reference/SHARDING.md, "Default").
+test("a run with the default settings trains in one worker: no shard worker is started", async () => {
+  await page.evaluate(() => { delete document.body.dataset.dataState; });
+  await page.click('button[data-sample="breast-cancer"]');
+  await page.waitForSelector("body[data-data-state=loaded]");
+  const before = server.log.length;
+  assert.equal(await train(), "done");
+  const shardScripts = server.log.slice(before).filter((r) => /shard\.worker.*\.js$/.test(r.url));
+  assert.deepEqual(shardScripts, [], "a default run started shard workers");
+});
+
 test("the clinic fixture: column table, schema export, and a seeded run equal to the CLI's with that schema", async () => {
   assert.equal(await upload(clinic), "loaded");
   assert.equal(await page.textContent("#chosen-file"), "clinic.csv", "the picker shows the chosen file");
